@@ -1,0 +1,125 @@
+// Tensor, TensorShape and the host allocator.
+#include "host/runtime/tensor.h"
+
+#include "registry/status_macros.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace tessera {
+namespace {
+
+class AlignedHostAllocator final : public Allocator {
+ public:
+  std::string Name() const override { return "host"; }
+  absl::StatusOr<void*> Allocate(size_t size, size_t alignment) override {
+    if (alignment < kTensorAlignment) alignment = kTensorAlignment;
+    // aligned_alloc needs a size that is a multiple of the alignment.
+    size_t rounded = (size + alignment - 1) / alignment * alignment;
+    if (rounded == 0) rounded = alignment;
+    void* ptr = std::aligned_alloc(alignment, rounded);
+    if (ptr == nullptr) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("out of host memory allocating ", size, " bytes"));
+    }
+    return ptr;
+  }
+  void Free(void* ptr, size_t) override { std::free(ptr); }
+  bool host_accessible() const override { return true; }
+};
+
+template <typename T>
+void AppendValues(const Tensor& t, int64_t n, std::string* out) {
+  const T* p = t.data<T>();
+  for (int64_t i = 0; i < n; ++i) {
+    if (i > 0) out->push_back(' ');
+    if constexpr (std::is_same_v<T, bool>) {
+      out->append(p[i] ? "true" : "false");
+    } else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {
+      absl::StrAppend(out, static_cast<int>(p[i]));
+    } else {
+      absl::StrAppend(out, p[i]);
+    }
+  }
+}
+
+}  // namespace
+
+int64_t TensorShape::num_elements() const {
+  int64_t n = 1;
+  for (int64_t d : dims_) n *= d;
+  return n;
+}
+
+std::string TensorShape::DebugString() const {
+  return absl::StrCat("[", absl::StrJoin(dims_, ","), "]");
+}
+
+Allocator* HostAllocator() {
+  static AlignedHostAllocator* allocator = new AlignedHostAllocator();
+  return allocator;
+}
+
+Tensor::Tensor(DataType dtype, const TensorShape& shape) : dtype_(dtype), shape_(shape) {
+  absl::StatusOr<Tensor> t = Allocate(HostAllocator(), dtype, shape);
+  TSR_CHECK(t.ok(), t.status().ToString());
+  buffer_ = t->buffer_;
+}
+
+absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
+                                        const TensorShape& shape) {
+  size_t element_size = DataTypeSize(dtype);
+  if (element_size == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot allocate a dense tensor of type ", DataTypeString(dtype)));
+  }
+  for (int64_t d : shape.dims()) {
+    if (d < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot allocate a tensor of shape ", shape.DebugString()));
+    }
+  }
+  size_t bytes = static_cast<size_t>(shape.num_elements()) * element_size;
+  if (bytes == 0) return Tensor(dtype, shape, nullptr);
+  void* data;
+  {
+    absl::StatusOr<void*> ptr = allocator->Allocate(bytes, kTensorAlignment);
+    if (!ptr.ok()) return ptr.status();
+    data = *ptr;
+  }
+  return Tensor(dtype, shape, std::make_shared<TensorBuffer>(allocator, data, bytes));
+}
+
+std::string Tensor::SummarizeValues(int max_entries) const {
+  if (!IsInitialized()) return "";
+  if (!host_accessible()) return "<device memory>";
+  int64_t n = std::min<int64_t>(NumElements(), max_entries);
+  std::string out;
+  switch (dtype_) {
+    case TSR_DTYPE_FLOAT: AppendValues<float>(*this, n, &out); break;
+    case TSR_DTYPE_DOUBLE: AppendValues<double>(*this, n, &out); break;
+    case TSR_DTYPE_INT32: AppendValues<int32_t>(*this, n, &out); break;
+    case TSR_DTYPE_INT64: AppendValues<int64_t>(*this, n, &out); break;
+    case TSR_DTYPE_BOOL: AppendValues<bool>(*this, n, &out); break;
+    case TSR_DTYPE_UINT8: AppendValues<uint8_t>(*this, n, &out); break;
+    case TSR_DTYPE_INT8: AppendValues<int8_t>(*this, n, &out); break;
+    case TSR_DTYPE_INT16: AppendValues<int16_t>(*this, n, &out); break;
+    case TSR_DTYPE_UINT16: AppendValues<uint16_t>(*this, n, &out); break;
+    case TSR_DTYPE_UINT32: AppendValues<uint32_t>(*this, n, &out); break;
+    case TSR_DTYPE_UINT64: AppendValues<uint64_t>(*this, n, &out); break;
+    default: return "<values not printable>";
+  }
+  if (NumElements() > max_entries) out.append(" ...");
+  return out;
+}
+
+std::string Tensor::DebugString(int max_entries) const {
+  if (!IsInitialized()) return "<uninitialized tensor>";
+  return absl::StrCat(DataTypeString(dtype_), " ", shape_.DebugString(), " ",
+                      SummarizeValues(max_entries));
+}
+
+}  // namespace tessera

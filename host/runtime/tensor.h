@@ -1,0 +1,151 @@
+// Tensor: a dtype, a shape and a reference-counted buffer of some device's memory.
+#ifndef TESSERA_HOST_RUNTIME_TENSOR_H_
+#define TESSERA_HOST_RUNTIME_TENSOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "host/runtime/types.h"
+
+namespace tessera {
+
+// Dimensions of a dense, row-major tensor (outermost first). All dimensions are known (>= 0).
+class TensorShape {
+ public:
+  TensorShape() = default;
+  TensorShape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+  explicit TensorShape(absl::Span<const int64_t> dims) : dims_(dims.begin(), dims.end()) {}
+
+  int rank() const { return static_cast<int>(dims_.size()); }
+  int64_t dim(int i) const { return dims_[i]; }
+  absl::Span<const int64_t> dims() const { return dims_; }
+  const int64_t* data() const { return dims_.data(); }
+  int64_t num_elements() const;
+  void AddDim(int64_t size) { dims_.push_back(size); }
+  void set_dim(int i, int64_t size) { dims_[i] = size; }
+
+  // "[2,3]"; "[]" for a scalar.
+  std::string DebugString() const;
+  bool operator==(const TensorShape& other) const { return dims_ == other.dims_; }
+  bool operator!=(const TensorShape& other) const { return !(*this == other); }
+
+ private:
+  absl::InlinedVector<int64_t, 4> dims_;
+};
+
+// Where a buffer's memory comes from and goes back to.
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  virtual std::string Name() const = 0;
+  // RESOURCE_EXHAUSTED when out of memory.
+  virtual absl::StatusOr<void*> Allocate(size_t size, size_t alignment) = 0;
+  virtual void Free(void* ptr, size_t size) = 0;
+  // True when the host may read and write the memory directly.
+  virtual bool host_accessible() const = 0;
+};
+
+// The process-wide allocator of aligned host memory.
+Allocator* HostAllocator();
+
+// Minimum alignment of every tensor buffer Tessera allocates in host memory.
+inline constexpr size_t kTensorAlignment = 64;
+
+// A block of memory owned by an allocator, freed when the last reference goes.
+class TensorBuffer {
+ public:
+  TensorBuffer(Allocator* allocator, void* data, size_t size)
+      : allocator_(allocator), data_(data), size_(size) {}
+  ~TensorBuffer() {
+    if (data_ != nullptr) allocator_->Free(data_, size_);
+  }
+  TensorBuffer(const TensorBuffer&) = delete;
+  TensorBuffer& operator=(const TensorBuffer&) = delete;
+
+  void* data() const { return data_; }
+  size_t size() const { return size_; }
+  Allocator* allocator() const { return allocator_; }
+  bool host_accessible() const { return allocator_->host_accessible(); }
+
+ private:
+  Allocator* allocator_;
+  void* data_;
+  size_t size_;
+};
+
+class Tensor {
+ public:
+  // An uninitialized tensor (dtype DT_INVALID, no buffer).
+  Tensor() = default;
+  // A host-memory tensor; aborts on out-of-memory like operator new (use Allocate to handle it).
+  Tensor(DataType dtype, const TensorShape& shape);
+  Tensor(DataType dtype, const TensorShape& shape, std::shared_ptr<TensorBuffer> buffer)
+      : dtype_(dtype), shape_(shape), buffer_(std::move(buffer)) {}
+
+  static absl::StatusOr<Tensor> Allocate(Allocator* allocator, DataType dtype,
+                                         const TensorShape& shape);
+
+  // A scalar or a vector in host memory.
+  template <typename T>
+  static Tensor Scalar(T value) {
+    Tensor t(DataTypeOf<T>::value, TensorShape{});
+    *t.data<T>() = value;
+    return t;
+  }
+  template <typename T>
+  static Tensor Vector(absl::Span<const T> values) {
+    Tensor t(DataTypeOf<T>::value, TensorShape{static_cast<int64_t>(values.size())});
+    std::copy(values.begin(), values.end(), t.data<T>());
+    return t;
+  }
+  template <typename T>
+  static Tensor FromVector(const TensorShape& shape, absl::Span<const T> values) {
+    Tensor t(DataTypeOf<T>::value, shape);
+    std::copy(values.begin(), values.end(), t.data<T>());
+    return t;
+  }
+
+  bool IsInitialized() const { return dtype_ != TSR_DTYPE_INVALID; }
+  DataType dtype() const { return dtype_; }
+  const TensorShape& shape() const { return shape_; }
+  int64_t NumElements() const { return shape_.num_elements(); }
+  size_t TotalBytes() const { return static_cast<size_t>(NumElements()) * DataTypeSize(dtype_); }
+  void* data() const { return buffer_ == nullptr ? nullptr : buffer_->data(); }
+  template <typename T>
+  T* data() const {
+    return static_cast<T*>(data());
+  }
+  // Host-memory tensors only.
+  template <typename T>
+  absl::Span<T> flat() const {
+    return absl::Span<T>(data<T>(), static_cast<size_t>(NumElements()));
+  }
+  const std::shared_ptr<TensorBuffer>& buffer() const { return buffer_; }
+  bool host_accessible() const { return buffer_ == nullptr || buffer_->host_accessible(); }
+  bool SharesBufferWith(const Tensor& other) const {
+    return buffer_ != nullptr && buffer_ == other.buffer_;
+  }
+  // True when this is the only reference to the buffer (it may be reused in place).
+  bool RefCountIsOne() const { return buffer_ != nullptr && buffer_.use_count() == 1; }
+
+  // The same buffer seen with another shape of the same element count.
+  Tensor Reshaped(const TensorShape& shape) const { return Tensor(dtype_, shape, buffer_); }
+
+  // "float [2,3] 1 2 3 4 5 6"; at most `max_entries` values (host memory only).
+  std::string DebugString(int max_entries = 6) const;
+  // The first `max_entries` values, space separated ("..." when there are more).
+  std::string SummarizeValues(int max_entries) const;
+
+ private:
+  DataType dtype_ = TSR_DTYPE_INVALID;
+  TensorShape shape_;
+  std::shared_ptr<TensorBuffer> buffer_;
+};
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_RUNTIME_TENSOR_H_
