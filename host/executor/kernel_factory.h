@@ -1,0 +1,47 @@
+// KernelFactory: picks the kernel for a node on a device type (host kernels for the ops the host
+// inserts, otherwise the highest-priority plugin kernel whose type constraints the node meets)
+// and instantiates it.
+#ifndef TESSERA_HOST_EXECUTOR_KERNEL_FACTORY_H_
+#define TESSERA_HOST_EXECUTOR_KERNEL_FACTORY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "host/executor/kernel_context.h"
+#include "host/executor/op_kernel.h"
+#include "registry/specs.h"
+
+namespace tessera {
+
+class Device;
+class Node;
+
+class KernelFactory {
+ public:
+  // `kernels` must outlive the factory.
+  explicit KernelFactory(const std::vector<KernelSpec>& kernels);
+
+  // True when a kernel for `node` exists on `device_type`.
+  bool HasKernel(const Node& node, absl::string_view device_type) const;
+  // Device types that have a kernel for the node's op at all (ignoring type constraints), sorted.
+  std::vector<std::string> DeviceTypesWithKernelsFor(absl::string_view op) const;
+
+  // The kernel spec chosen for `node` on `device_type`; NOT_FOUND explaining what was registered.
+  absl::StatusOr<const KernelSpec*> FindKernel(const Node& node,
+                                               absl::string_view device_type) const;
+
+  // Instantiates the kernel for `node` on `device`, filling `info->output_in_host_memory`.
+  absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, Device* device,
+                                                         KernelNodeInfo* info) const;
+
+ private:
+  absl::flat_hash_map<std::string, std::vector<const KernelSpec*>> by_op_;
+};
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_EXECUTOR_KERNEL_FACTORY_H_

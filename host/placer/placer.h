@@ -1,0 +1,34 @@
+// Placer: assigns every node of a graph to a device with TensorFlow's rules: existing assignments
+// are kept; requested (partial) device specs are honoured; nodes joined by reference or resource
+// edges, or sharing a `_class: loc:@x` group, go to one device; only devices whose type has a
+// kernel for every node of a group qualify; among those, the highest device-type priority wins,
+// then the device name. Generators follow their consumers; Shape, Size and Rank follow their input.
+#ifndef TESSERA_HOST_PLACER_PLACER_H_
+#define TESSERA_HOST_PLACER_PLACER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace tessera {
+
+class Device;
+class Graph;
+class KernelFactory;
+
+struct PlacerOptions {
+  // When a request cannot be met, drop its device type and id (keeping job and task) and retry.
+  bool allow_soft_placement = false;
+  // Print "node (op): device" for every node to stderr.
+  bool log_device_placement = false;
+};
+
+// Sets the assigned device of every op node of `graph`. Errors are INVALID_ARGUMENT and name the
+// node, its op, its request, its colocation group and the device types that have a kernel for it.
+absl::Status PlaceGraph(Graph* graph, const std::vector<Device*>& devices,
+                        const KernelFactory& kernels, const PlacerOptions& options);
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_PLACER_PLACER_H_

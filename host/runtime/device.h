@@ -1,0 +1,63 @@
+// Device: one device of a plugin's device type, with its full name, incarnation and allocator.
+// The host reaches device memory only through the plugin (PluginDevice).
+#ifndef TESSERA_HOST_RUNTIME_DEVICE_H_
+#define TESSERA_HOST_RUNTIME_DEVICE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "host/runtime/device_name.h"
+#include "host/runtime/tensor.h"
+#include "tessera/plugin_api/device.h"
+
+namespace tessera {
+class PluginDevice;  // registry/device_handle.h
+
+class Device {
+ public:
+  Device(std::string name, std::string device_type, int32_t type_priority, uint32_t flags,
+         std::string plugin_name, std::unique_ptr<PluginDevice> plugin_device);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // "/job:localhost/replica:0/task:0/device:CPU:0".
+  const std::string& name() const { return name_; }
+  const ParsedDeviceName& parsed_name() const { return parsed_name_; }
+  const std::string& device_type() const { return device_type_; }
+  int32_t type_priority() const { return type_priority_; }
+  const std::string& plugin_name() const { return plugin_name_; }
+  // Nonzero, new every time the device is created (detects restarted workers).
+  uint64_t incarnation() const { return incarnation_; }
+  // True when the host may touch the device's memory directly.
+  bool host_memory() const { return (flags_ & TSR_DEVICE_FLAG_HOST_MEMORY) != 0; }
+
+  // Allocates device memory through the plugin.
+  Allocator* allocator() { return allocator_.get(); }
+  PluginDevice* plugin_device() { return plugin_device_.get(); }
+  TSR_Device* abi_handle() const;
+
+  // Copies between host tensors and tensors of this device (same dtype and shape; `dst` is
+  // allocated here).
+  absl::Status CopyFromHost(const Tensor& host_src, Tensor* dst);
+  absl::Status CopyToHost(const Tensor& src, Tensor* host_dst);
+  // Waits for all work queued on the device.
+  absl::Status Synchronize();
+
+ private:
+  std::string name_;
+  ParsedDeviceName parsed_name_;
+  std::string device_type_;
+  int32_t type_priority_;
+  uint32_t flags_;
+  std::string plugin_name_;
+  uint64_t incarnation_;
+  std::unique_ptr<PluginDevice> plugin_device_;
+  std::unique_ptr<Allocator> allocator_;
+};
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_RUNTIME_DEVICE_H_

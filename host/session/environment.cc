@@ -1,0 +1,71 @@
+// Environment creation and the process-wide cache of environments.
+#include "host/session/environment.h"
+
+#include <mutex>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "host/executor/kernel_context.h"
+#include "host/ops/plugin_ops.h"
+#include "registry/status_macros.h"
+
+namespace tessera {
+
+std::string EnvironmentOptions::Key() const {
+  return absl::StrCat(absl::StrJoin(plugin_paths, "\x1f"), "|", inter_op_threads, "|",
+                      intra_op_threads);
+}
+
+namespace {
+
+// The slots of the host table that the runtime implements; the registry fills the rest.
+TSR_HostApi RuntimeSlots() {
+  TSR_HostApi slots{};
+  slots.struct_size = sizeof(TSR_HostApi);
+  FillKernelSlots(&slots);
+  FillShapeContextSlots(&slots);
+  return slots;
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<Environment>> Environment::Get(const EnvironmentOptions& options) {
+  static std::mutex mu;
+  static auto* cache = new absl::flat_hash_map<std::string, std::shared_ptr<Environment>>();
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache->find(options.Key());
+  if (it != cache->end()) return it->second;
+  ASSIGN_OR_RETURN(std::shared_ptr<Environment> env, Create(options));
+  cache->emplace(options.Key(), env);
+  return env;
+}
+
+absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
+    const EnvironmentOptions& options) {
+  auto env = std::shared_ptr<Environment>(new Environment());
+  RegistryOptions registry_options;
+  registry_options.plugin_paths = options.plugin_paths;
+  registry_options.runtime_slots = RuntimeSlots();
+  ASSIGN_OR_RETURN(env->plugins_, PluginRegistry::Create(registry_options));
+
+  env->ops_ = OpRegistry::CreateStandard();
+  RETURN_IF_ERROR(
+      RegisterPluginOps(env->plugins_->ops(), *env->plugins_->host_api(), env->ops_.get()));
+
+  ASSIGN_OR_RETURN(env->devices_,
+                   DeviceManager::Create(env->plugins_->device_types(), DeviceManagerOptions()));
+  if (env->devices_->devices().empty()) {
+    std::string why = absl::StrJoin(env->devices_->skipped(), "; ");
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no device is available: no device plugin loaded",
+        why.empty() ? "" : absl::StrCat(" (", why, ")"),
+        "; run 'tessera plugins' to see every plugin found and why it was rejected"));
+  }
+  env->kernels_ = std::make_unique<KernelFactory>(env->plugins_->kernels());
+  env->inter_op_pool_ = std::make_unique<ThreadPool>("inter_op", options.inter_op_threads);
+  env->intra_op_pool_ = std::make_unique<ThreadPool>("intra_op", options.intra_op_threads);
+  return env;
+}
+
+}  // namespace tessera

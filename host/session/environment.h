@@ -1,0 +1,53 @@
+// Environment: what sessions of one configuration share in a process: the loaded plugins, the
+// op registry (standard and plugin ops), the devices, the kernel factory and the thread pools.
+// Plugins are loaded once per configuration, never once per session.
+#ifndef TESSERA_HOST_SESSION_ENVIRONMENT_H_
+#define TESSERA_HOST_SESSION_ENVIRONMENT_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "host/executor/kernel_factory.h"
+#include "host/ops/op_registry.h"
+#include "host/runtime/device_manager.h"
+#include "host/runtime/thread_pool.h"
+#include "registry/plugin_registry.h"
+
+namespace tessera {
+
+struct EnvironmentOptions {
+  std::vector<std::string> plugin_paths;
+  int inter_op_threads = 0;
+  int intra_op_threads = 0;
+
+  std::string Key() const;
+};
+
+class Environment {
+ public:
+  // The shared environment for `options`, created on first use. Thread-safe.
+  static absl::StatusOr<std::shared_ptr<Environment>> Get(const EnvironmentOptions& options);
+  // A fresh environment, not shared.
+  static absl::StatusOr<std::shared_ptr<Environment>> Create(const EnvironmentOptions& options);
+
+  const PluginRegistry& plugins() const { return *plugins_; }
+  const OpRegistry& ops() const { return *ops_; }
+  const DeviceManager& devices() const { return *devices_; }
+  const KernelFactory& kernels() const { return *kernels_; }
+  ThreadPool* inter_op_pool() const { return inter_op_pool_.get(); }
+  ThreadPool* intra_op_pool() const { return intra_op_pool_.get(); }
+
+ private:
+  std::unique_ptr<PluginRegistry> plugins_;
+  std::unique_ptr<OpRegistry> ops_;
+  std::unique_ptr<DeviceManager> devices_;
+  std::unique_ptr<KernelFactory> kernels_;
+  std::unique_ptr<ThreadPool> inter_op_pool_;
+  std::unique_ptr<ThreadPool> intra_op_pool_;
+};
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_SESSION_ENVIRONMENT_H_

@@ -1,0 +1,230 @@
+// The local session.
+#include "host/session/local_session.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "host/passes/rewrite_for_execution.h"
+#include "host/placer/placer.h"
+#include "host/runtime/device.h"
+#include "registry/status_macros.h"
+
+namespace tessera {
+namespace {
+
+// "x:0,y:0->z:0/t1,t2": the signature's cache key, in the order given.
+std::string SignatureKey(const std::vector<std::pair<std::string, Tensor>>& feeds,
+                         const std::vector<std::string>& fetches,
+                         const std::vector<std::string>& targets) {
+  std::string key;
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    if (i > 0) key.push_back(',');
+    key.append(feeds[i].first);
+  }
+  key.append("->");
+  key.append(absl::StrJoin(fetches, ","));
+  key.push_back('/');
+  key.append(absl::StrJoin(targets, ","));
+  return key;
+}
+
+int64_t InitialStepId() {
+  // Random high bits keep step ids of different sessions apart in logs and traces.
+  std::mt19937_64 rng(std::random_device{}());
+  return static_cast<int64_t>((rng() & ((uint64_t{1} << 40) - 1)) << 16);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Session>> LocalSession::Create(const SessionOptions& options,
+                                                              const tensorflow::GraphDef& def) {
+  EnvironmentOptions env_options;
+  env_options.plugin_paths = options.plugin_paths;
+  env_options.inter_op_threads = options.inter_op_threads;
+  env_options.intra_op_threads = options.intra_op_threads;
+  ASSIGN_OR_RETURN(std::shared_ptr<Environment> env, Environment::Get(env_options));
+  ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(def, env->ops()));
+  PlacerOptions placer_options;
+  placer_options.allow_soft_placement = options.allow_soft_placement;
+  placer_options.log_device_placement = options.log_device_placement;
+  RETURN_IF_ERROR(
+      PlaceGraph(graph.get(), env->devices().devices(), env->kernels(), placer_options));
+  return std::unique_ptr<Session>(new LocalSession(options, std::move(env), std::move(graph)));
+}
+
+LocalSession::LocalSession(const SessionOptions& options, std::shared_ptr<Environment> env,
+                           std::unique_ptr<Graph> graph)
+    : options_(options),
+      env_(std::move(env)),
+      graph_(std::move(graph)),
+      next_step_id_(InitialStepId()) {}
+
+LocalSession::~LocalSession() = default;
+
+std::vector<std::string> LocalSession::ListDevices() const {
+  std::vector<std::string> names;
+  for (const Device* d : env_->devices().devices()) names.push_back(d->name());
+  return names;
+}
+
+absl::StatusOr<std::shared_ptr<const LocalSession::ExecutionPlan>> LocalSession::GetOrCreatePlan(
+    const std::vector<std::pair<std::string, Tensor>>& feeds,
+    const std::vector<std::string>& fetches, const std::vector<std::string>& targets) {
+  std::string key = SignatureKey(feeds, fetches, targets);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = plans_.find(key);
+    if (it != plans_.end()) return it->second;
+  }
+  std::vector<std::string> feed_names;
+  feed_names.reserve(feeds.size());
+  for (const auto& feed : feeds) feed_names.push_back(feed.first);
+  ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan,
+                   CreatePlan(feed_names, fetches, targets));
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, inserted] = plans_.emplace(key, std::move(plan));
+  return it->second;
+}
+
+absl::StatusOr<std::shared_ptr<const LocalSession::ExecutionPlan>> LocalSession::CreatePlan(
+    const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+    const std::vector<std::string>& targets) {
+  auto plan = std::make_shared<ExecutionPlan>();
+  std::unique_ptr<Graph> graph = graph_->Clone();
+  Device* client = env_->devices().client_device();
+
+  ExecutionSignature signature{feeds, fetches, targets};
+  // Shapes the graph promises for fed tensors, read before the rewrite replaces their producers.
+  for (const std::string& feed : feeds) {
+    absl::StatusOr<TensorId> id = ParseTensorName(feed);
+    const Node* node = id.ok() ? graph->FindNode(id->node) : nullptr;
+    if (node != nullptr && id->index >= 0 && id->index < node->num_outputs()) {
+      plan->feed_shapes.push_back(node->output_shape(id->index));
+    } else {
+      plan->feed_shapes.push_back(PartialShape());
+    }
+  }
+  RewriteResult rewrite;
+  RETURN_IF_ERROR(RewriteGraphForExecution(graph.get(), signature, client->name(), &rewrite));
+  plan->feed_types = rewrite.feed_types;
+  plan->fetch_types = rewrite.fetch_types;
+
+  // One partition per device. Until the partitioner inserts _Send/_Recv pairs, a signature must
+  // run on one device.
+  std::vector<std::string> used;
+  for (const Node* node : graph->op_nodes()) {
+    if (std::find(used.begin(), used.end(), node->assigned_device()) == used.end()) {
+      used.push_back(node->assigned_device());
+    }
+  }
+  if (used.size() > 1) {
+    return absl::UnimplementedError(absl::StrCat(
+        "this signature spans ", used.size(), " devices (", absl::StrJoin(used, ", "),
+        "); running one graph across devices needs Send/Recv partitioning, which this release "
+        "does not have: pin the nodes to one device"));
+  }
+  Device* device = used.empty() ? client : env_->devices().FindDevice(used.front());
+  if (device == nullptr) {
+    return absl::InternalError(absl::StrCat("placed on unknown device '", used.front(), "'"));
+  }
+  ExecutorParams params;
+  params.device = device;
+  params.intra_op_pool = env_->intra_op_pool();
+  params.kernel_factory = &env_->kernels();
+  ASSIGN_OR_RETURN(std::unique_ptr<Executor> executor, Executor::Create(params, *graph));
+  plan->executors.push_back(std::move(executor));
+  plan->fetch_devices.assign(fetches.size(), client);
+  return std::shared_ptr<const ExecutionPlan>(std::move(plan));
+}
+
+absl::Status LocalSession::CheckFeeds(
+    const ExecutionPlan& plan, const std::vector<std::pair<std::string, Tensor>>& feeds) const {
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    const Tensor& value = feeds[i].second;
+    if (value.dtype() != plan.feed_types[i]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "feed '", feeds[i].first, "' has type ", DataTypeString(value.dtype()),
+          ", but the graph expects ", DataTypeString(plan.feed_types[i])));
+    }
+    if (!value.host_accessible()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("feed '", feeds[i].first, "' must be a tensor in host memory"));
+    }
+    if (!plan.feed_shapes[i].IsCompatibleWith(PartialShape::FromTensorShape(value.shape()))) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot feed a value of shape ", value.shape().DebugString(), " for tensor '",
+          feeds[i].first, "', which has shape ", plan.feed_shapes[i].ToString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LocalSession::Execute(const RunOptions& options, const ExecutionPlan& plan,
+                                   CallFrame* frame) {
+  struct Waiter {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    absl::Status status;
+  } waiter;
+  std::atomic<bool> cancelled{false};
+  ThreadPool* pool = env_->inter_op_pool();
+  Executor::Args args;
+  args.step_id = next_step_id_.fetch_add(1, std::memory_order_relaxed);
+  args.call_frame = frame;
+  args.cancelled = &cancelled;
+  args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+  plan.executors.front()->RunAsync(args, [&waiter](const absl::Status& status) {
+    std::lock_guard<std::mutex> lock(waiter.mu);
+    waiter.status = status;
+    waiter.done = true;
+    waiter.cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(waiter.mu);
+  if (options.timeout_ms > 0) {
+    bool finished = waiter.cv.wait_for(lock, std::chrono::milliseconds(options.timeout_ms),
+                                       [&] { return waiter.done; });
+    if (!finished) {
+      cancelled.store(true);
+      waiter.cv.wait(lock, [&] { return waiter.done; });
+      return absl::DeadlineExceededError(
+          absl::StrCat("the step did not finish within its timeout of ", options.timeout_ms,
+                       " ms and was cancelled"));
+    }
+  } else {
+    waiter.cv.wait(lock, [&] { return waiter.done; });
+  }
+  return waiter.status;
+}
+
+absl::Status LocalSession::Run(const RunOptions& options,
+                               const std::vector<std::pair<std::string, Tensor>>& feeds,
+                               const std::vector<std::string>& fetches,
+                               const std::vector<std::string>& targets,
+                               std::vector<Tensor>* outputs) {
+  ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan,
+                   GetOrCreatePlan(feeds, fetches, targets));
+  RETURN_IF_ERROR(CheckFeeds(*plan, feeds));
+  CallFrame frame;
+  frame.args.reserve(feeds.size());
+  for (const auto& feed : feeds) frame.args.push_back(feed.second);
+  frame.retvals.resize(fetches.size());
+  RETURN_IF_ERROR(Execute(options, *plan, &frame));
+  outputs->clear();
+  outputs->reserve(fetches.size());
+  for (size_t i = 0; i < fetches.size(); ++i) {
+    Tensor& value = frame.retvals[i];
+    if (!value.host_accessible()) {
+      Tensor host;
+      RETURN_IF_ERROR(plan->fetch_devices[i]->CopyToHost(value, &host));
+      value = std::move(host);
+    }
+    outputs->push_back(std::move(value));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tessera

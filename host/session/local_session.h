@@ -1,0 +1,71 @@
+// LocalSession: the embedded session. The graph is imported, checked and placed once at
+// creation; each new (feeds, fetches, targets) signature is pruned, rewritten and turned into
+// executors once, then cached.
+#ifndef TESSERA_HOST_SESSION_LOCAL_SESSION_H_
+#define TESSERA_HOST_SESSION_LOCAL_SESSION_H_
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "host/executor/executor.h"
+#include "host/graph/graph.h"
+#include "host/ops/partial_shape.h"
+#include "host/session/environment.h"
+#include "host/session/session.h"
+
+namespace tessera {
+
+class LocalSession final : public Session {
+ public:
+  static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
+                                                         const tensorflow::GraphDef& graph);
+  ~LocalSession() override;
+
+  absl::Status Run(const RunOptions& options,
+                   const std::vector<std::pair<std::string, Tensor>>& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets,
+                   std::vector<Tensor>* outputs) override;
+  using Session::Run;
+
+  std::vector<std::string> ListDevices() const override;
+
+ private:
+  // Everything one signature needs, built once.
+  struct ExecutionPlan {
+    std::vector<std::unique_ptr<Executor>> executors;  // one per device partition
+    std::vector<DataType> feed_types;
+    std::vector<PartialShape> feed_shapes;
+    std::vector<DataType> fetch_types;
+    std::vector<Device*> fetch_devices;
+  };
+
+  LocalSession(const SessionOptions& options, std::shared_ptr<Environment> env,
+               std::unique_ptr<Graph> graph);
+
+  absl::StatusOr<std::shared_ptr<const ExecutionPlan>> GetOrCreatePlan(
+      const std::vector<std::pair<std::string, Tensor>>& feeds,
+      const std::vector<std::string>& fetches, const std::vector<std::string>& targets);
+  absl::StatusOr<std::shared_ptr<const ExecutionPlan>> CreatePlan(
+      const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+      const std::vector<std::string>& targets);
+  absl::Status CheckFeeds(const ExecutionPlan& plan,
+                          const std::vector<std::pair<std::string, Tensor>>& feeds) const;
+  absl::Status Execute(const RunOptions& options, const ExecutionPlan& plan, CallFrame* frame);
+
+  SessionOptions options_;
+  std::shared_ptr<Environment> env_;
+  std::unique_ptr<Graph> graph_;  // imported and placed
+  std::atomic<int64_t> next_step_id_;
+
+  std::mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<const ExecutionPlan>> plans_;
+};
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_SESSION_LOCAL_SESSION_H_

@@ -1,0 +1,67 @@
+// Session: runs a graph. Create imports and checks a GraphDef; Run prunes, places, builds (and
+// caches) executors per (feeds, fetches, targets) signature and executes one step.
+#ifndef TESSERA_HOST_SESSION_SESSION_H_
+#define TESSERA_HOST_SESSION_SESSION_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "host/graph/proto/graph.pb.h"
+#include "host/runtime/tensor.h"
+
+namespace tessera {
+
+struct SessionOptions {
+  // "" (or "local") is the embedded local session; other targets come with the distributed runtime.
+  std::string target;
+  // Plugin manifests or folders to load before TESSERA_PLUGIN_PATH and the install's plugin folder.
+  std::vector<std::string> plugin_paths;
+  // Threads of the inter-op pool (runs expensive nodes) and the intra-op pool (used by kernels);
+  // 0 means one per core.
+  int inter_op_threads = 0;
+  int intra_op_threads = 0;
+  // Place nodes whose requested device cannot be satisfied on another device instead of failing.
+  bool allow_soft_placement = false;
+  // Print every node's device to stderr when a signature is first placed.
+  bool log_device_placement = false;
+};
+
+struct RunOptions {
+  // 0: no deadline.
+  int64_t timeout_ms = 0;
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  // Creates a session for `target`; the graph is imported and validated now (unknown ops, bad
+  // attributes, cycles and shape errors are reported here).
+  static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
+                                                         const tensorflow::GraphDef& graph);
+
+  // Feeds: tensor name ("x" or "x:1") -> value. Fetches: tensor names, returned in order.
+  // Targets: nodes to run whose outputs are not fetched.
+  virtual absl::Status Run(const RunOptions& options,
+                           const std::vector<std::pair<std::string, Tensor>>& feeds,
+                           const std::vector<std::string>& fetches,
+                           const std::vector<std::string>& targets,
+                           std::vector<Tensor>* outputs) = 0;
+
+  absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs) {
+    return Run(RunOptions(), feeds, fetches, targets, outputs);
+  }
+
+  // Device names of this session ("/job:localhost/replica:0/task:0/device:CPU:0", ...).
+  virtual std::vector<std::string> ListDevices() const = 0;
+};
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_SESSION_SESSION_H_

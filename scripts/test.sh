@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The README's second command: installs the Debian packages, builds, and passes every test:
+#   1. the release build with warnings as errors, all tests;
+#   2. an AddressSanitizer + UndefinedBehaviorSanitizer build, all tests;
+#   3. a ThreadSanitizer build of the executor, rendezvous and session tests (label "tsan").
+# Set TESSERA_SKIP_SANITIZERS=1 to run only the first. Exits non-zero when any test fails and ends
+# with ctest's own summary.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh || exit 1
+status=0
+jobs=$(nproc 2>/dev/null || echo 2)
+
+run_ctest() {  # DIR [ctest args...]
+  local dir=$1
+  shift
+  (cd "$dir" && ctest --output-on-failure --timeout 900 -j "$jobs" "$@") || status=1
+}
+
+if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
+  echo "== AddressSanitizer + UndefinedBehaviorSanitizer build"
+  if bash scripts/build.sh build-asan RelWithDebInfo "-DTESSERA_SANITIZE=address;undefined" \
+       -DTESSERA_BUILD_BENCHMARKS=OFF; then
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      run_ctest build-asan
+  else
+    echo "asan build failed"; status=1
+  fi
+
+  echo "== ThreadSanitizer build (executor, rendezvous, session)"
+  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test session_test" \
+       bash scripts/build.sh build-tsan RelWithDebInfo -DTESSERA_SANITIZE=thread \
+       -DTESSERA_BUILD_BENCHMARKS=OFF; then
+    TSAN_OPTIONS=halt_on_error=1 run_ctest build-tsan -L tsan
+  else
+    echo "tsan build failed"; status=1
+  fi
+fi
+
+echo "== Release build (warnings are errors)"
+if bash scripts/build.sh build Release -DTESSERA_WERROR=ON; then
+  run_ctest build
+else
+  echo "release build failed"; status=1
+fi
+exit $status
