@@ -74,7 +74,7 @@ typedef struct TSR_OpArg {
 
 typedef struct TSR_OpAttr {
   size_t struct_size;
-  const char* name;                   /* in: [a-z][a-zA-Z0-9_]* */
+  const char* name;                   /* in: [A-Za-z][A-Za-z0-9_]* ("T", "N", "keep_dims") */
   TSR_AttrType type;                  /* in */
   const TSR_AttrValue* default_value; /* in: NULL when the attribute is required */
   const TSR_DataType* allowed_types;  /* in: for TYPE and LIST_TYPE attrs; NULL means any */

@@ -164,7 +164,10 @@ typedef struct TSR_Plugin_Init_Args {
   const char* plugin_dir;   /* in: folder of the plugin's manifest, for its own data files */
 } TSR_Plugin_Init_Args;
 
-/* The one symbol a plugin exports. Called once, on one thread, right after the library is loaded.
+/* The one symbol a plugin exports. Called on one thread right after the library is loaded, and
+ * again (on the already loaded library) by every further plugin registry the process creates, so
+ * Init must be repeatable: it registers from scratch each time and keeps no state that a second
+ * call would break.
  * The plugin fills `info`, checks the host's version, registers what it provides and returns
  * NULL, or returns a status saying why it cannot serve this host (all registrations are then
  * discarded). */

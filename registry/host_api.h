@@ -1,0 +1,34 @@
+// The table of host services (TSR_HostApi) every plugin receives, and the plugin log sink.
+#ifndef TESSERA_REGISTRY_HOST_API_H_
+#define TESSERA_REGISTRY_HOST_API_H_
+
+#include <functional>
+
+#include "absl/strings/string_view.h"
+#include "tessera/plugin_api/plugin_api.h"
+
+namespace tessera {
+
+// Receives every TSR_HostApi.Log call. `source` is what the plugin passed (its name, by
+// convention). Called from any thread; must be thread-safe.
+using PluginLogSink = std::function<void(TSR_LogSeverity severity, absl::string_view source,
+                                         absl::string_view message)>;
+
+// Replaces the process-wide sink; an empty function restores the default, which writes WARNING
+// and ERROR to stderr as "[plugin '<source>'] WARNING: <message>" and drops the rest.
+void SetPluginLogSink(PluginLogSink sink);
+
+// The host table for plugins: the registry fills the Status_*, Log, HostMemory_*, Registrar_*
+// and OpDefBuilder_* slots; every non-NULL runtime slot of `runtime_slots` (ShapeContext_*,
+// KernelConstruction_*, KernelContext_*, ThreadPool_*) is copied in; the other slots of
+// `runtime_slots` are ignored. `runtime_slots.struct_size` 0 means the host's own size.
+// The table lives until the process exits (plugins may keep the pointer, as the ABI promises);
+// equal tables are shared, so repeated calls do not grow memory.
+const TSR_HostApi* GetHostApi(const TSR_HostApi& runtime_slots);
+
+// The host version reported in TSR_HostApi.host_version.
+inline constexpr char kHostVersion[] = "0.1.0";
+
+}  // namespace tessera
+
+#endif  // TESSERA_REGISTRY_HOST_API_H_
