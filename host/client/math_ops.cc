@@ -1,0 +1,79 @@
+// The math op wrappers: element-wise ops, MatMul, reductions and Cast.
+#include "host/client/math_ops.h"
+
+#include "absl/strings/str_cat.h"
+#include "host/client/op_builder.h"
+
+namespace tessera {
+namespace ops {
+namespace internal {
+
+Operation BinaryOp(const Scope& scope, absl::string_view op, const Input& x, const Input& y) {
+  if (!scope.ok()) return Operation();
+  Output a = AsNodeOut(scope, x);
+  Output b = AsNodeOut(scope, y);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  DataType t = builder.CommonType("T", {a, b});
+  builder.Input(a).Input(b).AttrType("T", t);
+  return builder.Finalize({t});
+}
+
+Operation UnaryOp(const Scope& scope, absl::string_view op, const Input& x) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, x);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.Input(in).AttrType("T", in.type());
+  return builder.Finalize({in.type()});
+}
+
+Operation ReductionOp(const Scope& scope, absl::string_view op, const Input& input,
+                      const Input& axis, bool keep_dims) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  Output ax = AsNodeOut(scope, axis);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.CheckType("Tidx", ax, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(in).Input(ax).AttrType("T", in.type()).AttrType("Tidx", ax.type());
+  builder.AttrBool("keep_dims", keep_dims);
+  return builder.Finalize({in.type()});
+}
+
+}  // namespace internal
+
+MatMul::MatMul(const Scope& scope, Input a, Input b) : MatMul(scope, a, b, Attrs()) {}
+
+MatMul::MatMul(const Scope& scope, Input a, Input b, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output x = AsNodeOut(scope, a);
+  Output y = AsNodeOut(scope, b);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MatMul");
+  DataType t = builder.CommonType("T", {x, y});
+  builder.Input(x).Input(y).AttrType("T", t);
+  builder.AttrBool("transpose_a", attrs.transpose_a_).AttrBool("transpose_b", attrs.transpose_b_);
+  builder.AttrBool("grad_a", attrs.grad_a_).AttrBool("grad_b", attrs.grad_b_);
+  operation = builder.Finalize({t});
+  product = internal::FirstOutput(operation);
+}
+
+Cast::Cast(const Scope& scope, Input x, DataType DstT) : Cast(scope, x, DstT, Attrs()) {}
+
+Cast::Cast(const Scope& scope, Input x, DataType DstT, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, x);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Cast");
+  if (!IsDenseDataType(DstT)) {
+    builder.SetError(absl::StrCat("attr 'DstT' must be a dense type, got ", DataTypeString(DstT)));
+  }
+  builder.Input(in).AttrType("SrcT", in.type()).AttrType("DstT", DstT);
+  builder.AttrBool("Truncate", attrs.truncate_);
+  operation = builder.Finalize({DstT});
+  y = internal::FirstOutput(operation);
+}
+
+}  // namespace ops
+}  // namespace tessera

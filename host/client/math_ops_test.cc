@@ -1,0 +1,176 @@
+// Tests that the math op wrappers emit exactly TensorFlow's NodeDefs, and their errors.
+#include "host/client/math_ops.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "host/client/array_ops.h"
+#include "host/client/client_test_util.h"
+
+namespace tessera {
+namespace {
+
+using ::tessera::testing::GraphOf;
+using ::tessera::testing::NodeEquals;
+using ::testing::HasSubstr;
+
+TEST(MathOpsTest, BinaryOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::Add(root, x, y)).type(), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::AddV2(root, x, y)).type(), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::Sub(root, x, y)).type(), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::Mul(root, x, y)).type(), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::RealDiv(root, x, y)).type(), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::Maximum(root, x, y)).type(), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::Minimum(root, x, y)).type(), DT_DOUBLE);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum"}) {
+    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op,
+                                                 "' input: 'x' input: 'y' ",
+                                                 "attr { key: 'T' value { type: DT_DOUBLE } }")));
+  }
+}
+
+TEST(MathOpsTest, UnaryOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  EXPECT_EQ(ops::Neg(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Abs(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Exp(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Log(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Sqrt(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Rsqrt(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Square(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Tanh(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Sigmoid(root, x).y.type(), DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Neg", "Abs", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Tanh", "Sigmoid"}) {
+    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
+                                                 "attr { key: 'T' value { type: DT_FLOAT } }")));
+  }
+}
+
+TEST(MathOpsTest, MatMul) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_FLOAT);
+  ops::MatMul(root, a, b);
+  ops::MatMul(root.WithOpName("t"), a, b, ops::MatMul::TransposeB(true).TransposeA(true));
+  ops::MatMul(root.WithOpName("g"), a, b, ops::MatMul::GradA(true).GradB(true));
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "MatMul", R"pb(
+    name: "MatMul" op: "MatMul" input: "a" input: "b"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "transpose_a" value { b: false } }
+    attr { key: "transpose_b" value { b: false } }
+    attr { key: "grad_a" value { b: false } }
+    attr { key: "grad_b" value { b: false } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "t", R"pb(
+    name: "t" op: "MatMul" input: "a" input: "b"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "transpose_a" value { b: true } }
+    attr { key: "transpose_b" value { b: true } }
+    attr { key: "grad_a" value { b: false } }
+    attr { key: "grad_b" value { b: false } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "g", R"pb(
+    name: "g" op: "MatMul" input: "a" input: "b"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "transpose_a" value { b: false } }
+    attr { key: "transpose_b" value { b: false } }
+    attr { key: "grad_a" value { b: true } }
+    attr { key: "grad_b" value { b: true } }
+  )pb"));
+}
+
+TEST(MathOpsTest, Reductions) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto axis = ops::Placeholder(root.WithOpName("axis"), DT_INT64);
+  ops::Sum(root, x, axis);
+  ops::Mean(root, x, axis, ops::Mean::KeepDims(true));
+  auto m = ops::Max(root, x, {0, 1});
+  EXPECT_EQ(m.output.type(), DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "Sum", R"pb(
+    name: "Sum" op: "Sum" input: "x" input: "axis"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tidx" value { type: DT_INT64 } }
+    attr { key: "keep_dims" value { b: false } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Mean", R"pb(
+    name: "Mean" op: "Mean" input: "x" input: "axis"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tidx" value { type: DT_INT64 } }
+    attr { key: "keep_dims" value { b: true } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Max", R"pb(
+    name: "Max" op: "Max" input: "x" input: "Const/Const"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tidx" value { type: DT_INT32 } }
+    attr { key: "keep_dims" value { b: false } }
+  )pb"));
+}
+
+TEST(MathOpsTest, Cast) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_INT32);
+  auto c = ops::Cast(root, x, DT_FLOAT);
+  ops::Cast(root.WithOpName("t"), x, DT_INT8, ops::Cast::Truncate(true));
+  EXPECT_EQ(c.y.type(), DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "Cast", R"pb(
+    name: "Cast" op: "Cast" input: "x"
+    attr { key: "SrcT" value { type: DT_INT32 } }
+    attr { key: "DstT" value { type: DT_FLOAT } }
+    attr { key: "Truncate" value { b: false } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "t", R"pb(
+    name: "t" op: "Cast" input: "x"
+    attr { key: "SrcT" value { type: DT_INT32 } }
+    attr { key: "DstT" value { type: DT_INT8 } }
+    attr { key: "Truncate" value { b: true } }
+  )pb"));
+}
+
+// ---- Errors -------------------------------------------------------------------------------
+
+std::string ErrorOf(const Scope& scope) {
+  EXPECT_EQ(scope.status().code(), absl::StatusCode::kInvalidArgument) << scope.status();
+  return std::string(scope.status().message());
+}
+
+TEST(MathOpsErrorTest, MismatchedOperandTypes) {
+  Scope root = Scope::NewRootScope();
+  ops::MatMul(root.WithOpName("m"), {{1.f}}, {{1.0}});
+  EXPECT_THAT(ErrorOf(root), HasSubstr("while building node 'm' (MatMul): inconsistent values "
+                                       "for attr 'T': input 0 is float but input 1 is double"));
+}
+
+TEST(MathOpsErrorTest, ReductionIndexType) {
+  Scope root = Scope::NewRootScope();
+  ops::Sum(root.WithOpName("s"), {1.f, 2.f}, 0.f);
+  EXPECT_THAT(ErrorOf(root), HasSubstr("while building node 's' (Sum): attr 'Tidx'"));
+}
+
+TEST(MathOpsErrorTest, CastToNonDenseType) {
+  Scope root = Scope::NewRootScope();
+  ops::Cast(root.WithOpName("c"), 1, TSR_DTYPE_STRING);
+  EXPECT_THAT(ErrorOf(root), HasSubstr("attr 'DstT' must be a dense type, got string"));
+}
+
+TEST(MathOpsErrorTest, WrappersAfterAnErrorAddNothing) {
+  Scope root = Scope::NewRootScope();
+  root.UpdateStatus(absl::InvalidArgumentError("earlier"));
+  EXPECT_FALSE(ops::AddV2(root, 1, 2).operation.valid());
+  EXPECT_FALSE(ops::Neg(root, 1).operation.valid());
+  EXPECT_FALSE(ops::MatMul(root, {{1}}, {{1}}).operation.valid());
+  EXPECT_FALSE(ops::Sum(root, 1, 0).operation.valid());
+  EXPECT_FALSE(ops::Cast(root, 1, DT_FLOAT).operation.valid());
+  EXPECT_EQ(root.status().message(), "earlier");
+}
+
+}  // namespace
+}  // namespace tessera

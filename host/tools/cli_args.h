@@ -1,0 +1,64 @@
+// Command-line parsing of the `tessera` program: subcommands, options and their usage texts.
+#ifndef TESSERA_HOST_TOOLS_CLI_ARGS_H_
+#define TESSERA_HOST_TOOLS_CLI_ARGS_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace tessera {
+namespace cli {
+
+// `tessera run GRAPH [options]`.
+struct RunArgs {
+  std::string graph_path;
+  // (tensor name, .npy path), in the order given.
+  std::vector<std::pair<std::string, std::string>> feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+  // Empty: write no files.
+  std::string output_dir;
+  std::vector<std::string> plugin_paths;
+  int inter_op_threads = 0;
+  int intra_op_threads = 0;
+};
+
+// `tessera plugins [--json] [--plugin PATH]...`.
+struct PluginsArgs {
+  bool json = false;
+  std::vector<std::string> plugin_paths;
+};
+
+enum class Command {
+  kHelp,     // print `help_topic`'s usage ("" for the program's) to stdout
+  kVersion,  // print the version
+  kRun,
+  kPlugins,
+};
+
+struct CliArgs {
+  Command command = Command::kHelp;
+  // For kHelp: "", "run" or "plugins".
+  std::string help_topic;
+  RunArgs run;
+  PluginsArgs plugins;
+};
+
+// Parses the arguments after the program name. A usage error is INVALID_ARGUMENT whose message
+// is ready for the user: it starts with "tessera" or "tessera <command>" and says what was
+// expected and what was given ("tessera run: --feed expects NAME=FILE.npy, got 'x'").
+absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args);
+
+// Usage texts: the program's and one per subcommand ("" for unknown topics).
+std::string ProgramUsage();
+std::string CommandUsage(const std::string& command);
+
+// "tessera 0.1.0 (plugin ABI 1.0)".
+std::string VersionString();
+
+}  // namespace cli
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_TOOLS_CLI_ARGS_H_

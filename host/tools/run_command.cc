@@ -1,0 +1,83 @@
+// `tessera run`: read the graph and feeds, create a session, run, report.
+#include "host/tools/run_command.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "host/client/npy.h"
+#include "host/graph/graph.h"
+#include "host/session/session.h"
+#include "host/tools/tensor_summary.h"
+
+namespace tessera {
+namespace cli {
+namespace {
+
+absl::Status Fail(const absl::Status& status, absl::string_view context) {
+  return absl::Status(status.code(),
+                      absl::StrCat("tessera run: ", context, ": ", status.message()));
+}
+
+absl::Status WriteOutputs(const RunArgs& args, const std::vector<Tensor>& outputs,
+                          std::ostream& out) {
+  std::error_code error;
+  std::filesystem::create_directories(args.output_dir, error);
+  if (error) {
+    return absl::PermissionDeniedError(absl::StrCat("tessera run: cannot create output folder '",
+                                                    args.output_dir, "': ", error.message()));
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string path =
+        (std::filesystem::path(args.output_dir) / OutputFileName(args.fetches[i])).string();
+    absl::Status status = WriteNpy(outputs[i], path);
+    if (!status.ok()) {
+      return Fail(status, absl::StrCat("cannot write fetch '", args.fetches[i], "'"));
+    }
+    out << "wrote " << path << "\n";
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
+  absl::StatusOr<tensorflow::GraphDef> graph = ReadGraphDefFile(args.graph_path);
+  if (!graph.ok()) return Fail(graph.status(), "cannot read the graph");
+
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const auto& [name, path] : args.feeds) {
+    absl::StatusOr<Tensor> tensor = ReadNpy(path);
+    if (!tensor.ok()) {
+      return Fail(tensor.status(), absl::StrCat("cannot read feed '", name, "' from '", path, "'"));
+    }
+    feeds.emplace_back(name, *std::move(tensor));
+  }
+
+  SessionOptions options;
+  options.plugin_paths = args.plugin_paths;
+  options.inter_op_threads = args.inter_op_threads;
+  options.intra_op_threads = args.intra_op_threads;
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(options, *graph);
+  if (!session.ok()) {
+    return Fail(session.status(), absl::StrCat("cannot load graph '", args.graph_path, "'"));
+  }
+
+  std::vector<Tensor> outputs;
+  absl::Status status = (*session)->Run(feeds, args.fetches, args.targets, &outputs);
+  if (!status.ok()) return Fail(status, "the step failed");
+  if (outputs.size() != args.fetches.size()) {
+    return absl::InternalError(absl::StrCat("tessera run: the session returned ", outputs.size(),
+                                            " tensors for ", args.fetches.size(), " fetches"));
+  }
+
+  out << FormatFetches(args.fetches, outputs);
+  if (!args.output_dir.empty()) return WriteOutputs(args, outputs, out);
+  return absl::OkStatus();
+}
+
+}  // namespace cli
+}  // namespace tessera

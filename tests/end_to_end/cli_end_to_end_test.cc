@@ -1,0 +1,337 @@
+// Runs the built `tessera` program as a user would: graphs in .pb and .pbtxt, .npy feeds and
+// outputs, `tessera plugins`, the example MLP, and every usage and run error.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/text_format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "host/client/npy.h"
+#include "host/graph/proto/graph.pb.h"
+#include "nlohmann/json.hpp"
+
+namespace tessera {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// x [?, 2] -> dense/MatMul (x . w) -> y = dense/MatMul + b.
+constexpr char kGraphText[] = R"pb(
+node {
+  name: "x" op: "Placeholder"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } }
+}
+node {
+  name: "w" op: "Const"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor {
+    dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } }
+    float_val: 1 float_val: 2 float_val: 3 float_val: 4 } } }
+}
+node {
+  name: "b" op: "Const"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor {
+    dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 10 float_val: 20 } } }
+}
+node {
+  name: "dense/MatMul" op: "MatMul" input: "x" input: "w"
+  attr { key: "T" value { type: DT_FLOAT } }
+}
+node {
+  name: "y" op: "AddV2" input: "dense/MatMul" input: "b"
+  attr { key: "T" value { type: DT_FLOAT } }
+}
+)pb";
+
+struct Result {
+  int exit_status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string Quote(const std::string& arg) {
+  std::string quoted = "'";
+  for (char c : arg) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    dir_ = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/tessera_cli_e2e_", getpid(), "_",
+                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    // The graph in both formats, and the feed x = identity matrix.
+    std::ofstream(Path("graph.pbtxt")) << kGraphText;
+    tensorflow::GraphDef def;
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(kGraphText, &def));
+    std::ofstream(Path("graph.pb"), std::ios::binary) << def.SerializeAsString();
+    ASSERT_TRUE(WriteNpy(Tensor::FromVector<float>({2, 2}, {1, 0, 0, 1}), Path("x.npy")).ok());
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+
+  // Runs `tessera ARGS...` and collects its exit status, stdout and stderr.
+  Result Tessera(const std::vector<std::string>& args) const {
+    std::string command = Quote(TESSERA_CLI);
+    for (const std::string& arg : args) command += " " + Quote(arg);
+    command += " >" + Quote(Path("stdout.txt")) + " 2>" + Quote(Path("stderr.txt"));
+    int status = std::system(command.c_str());
+    Result result;
+    result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = ReadFile(Path("stdout.txt"));
+    result.err = ReadFile(Path("stderr.txt"));
+    return result;
+  }
+
+  // Expects a usage error: exit status 2, nothing on stdout, `message` on stderr.
+  void ExpectUsageError(const std::vector<std::string>& args, const std::string& message) const {
+    Result r = Tessera(args);
+    EXPECT_EQ(r.exit_status, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, message + "\n");
+  }
+
+  std::string dir_;
+};
+
+TEST_F(CliTest, RunsATextGraph) {
+  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "y",
+                      "--fetch", "dense/MatMul:0"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "y:0             float32  [2,2]  11 22 | 13 24\n"
+            "dense/MatMul:0  float32  [2,2]  1 2 | 3 4\n");
+  EXPECT_FALSE(std::filesystem::exists(Path("y.npy")));  // no --output-dir, no files
+}
+
+TEST_F(CliTest, RunsABinaryGraphAndWritesNpyFiles) {
+  std::string out_dir = Path("results/step1");  // created, parents included
+  Result r = Tessera({"run", Path("graph.pb"), "--feed=x=" + Path("x.npy"), "--fetch=y",
+                      "--fetch", "dense/MatMul:0", "--output-dir", out_dir,
+                      "--inter-op-threads", "2", "--intra-op-threads", "1"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("y:0             float32  [2,2]  11 22 | 13 24\n"));
+  EXPECT_THAT(r.out, HasSubstr("wrote " + out_dir + "/y.npy\n"));
+  absl::StatusOr<Tensor> y = ReadNpy(out_dir + "/y.npy");
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_EQ(y->DebugString(), "float [2,2] 11 22 13 24");
+  absl::StatusOr<Tensor> matmul = ReadNpy(out_dir + "/dense_MatMul_0.npy");
+  ASSERT_TRUE(matmul.ok()) << matmul.status();
+  EXPECT_EQ(matmul->DebugString(), "float [2,2] 1 2 3 4");
+}
+
+TEST_F(CliTest, RunsTargetsWithoutFetches) {
+  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--target", "y"});
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(CliTest, RunsTheExampleMlp) {
+  std::string example = std::string(TESSERA_SOURCE_DIR) + "/examples/mlp";
+  for (const char* graph : {"mlp.pb", "mlp.pbtxt"}) {
+    Result r = Tessera({"run", example + "/" + graph, "--feed", "x=" + example + "/input.npy",
+                        "--fetch", "probabilities", "--fetch", "predicted_class", "--output-dir",
+                        Path("mlp")});
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("predicted_class:0  int64    [6]    0 1 2 1 0 1\n")) << r.out;
+    absl::StatusOr<Tensor> p = ReadNpy(Path("mlp/probabilities.npy"));
+    ASSERT_TRUE(p.ok()) << p.status();
+    ASSERT_EQ(p->shape(), TensorShape({6, 3}));
+    for (int row = 0; row < 6; ++row) {
+      float sum = 0;
+      for (int c = 0; c < 3; ++c) sum += p->data<float>()[row * 3 + c];
+      EXPECT_NEAR(sum, 1.0f, 1e-5f) << "row " << row;
+    }
+    EXPECT_GT(p->data<float>()[0], 0.95f);      // (0.2, 0.3): clearly the bullseye
+    EXPECT_GT(p->data<float>()[2 * 3 + 2], 0.95f);  // (-2.5, 1.0): clearly outside
+  }
+}
+
+TEST_F(CliTest, ListsPlugins) {
+  Result r = Tessera({"plugins"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("NAME"));
+  EXPECT_THAT(r.out, HasSubstr("cpu"));
+}
+
+TEST_F(CliTest, ListsPluginsAsJson) {
+  Result r = Tessera({"plugins", "--json"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  nlohmann::json json = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(json.is_discarded()) << r.out;
+  ASSERT_TRUE(json.contains("plugins")) << r.out;
+  ASSERT_TRUE(json["plugins"].is_array());
+  bool found_cpu = false;
+  for (const auto& plugin : json["plugins"]) {
+    if (plugin.value("name", "") == "cpu") found_cpu = true;
+  }
+  EXPECT_TRUE(found_cpu) << r.out;
+  EXPECT_TRUE(json.contains("device_types"));
+}
+
+TEST_F(CliTest, HelpAndVersion) {
+  Result help = Tessera({"--help"});
+  EXPECT_EQ(help.exit_status, 0);
+  EXPECT_THAT(help.out, StartsWith("usage: tessera <command>"));
+  Result run_help = Tessera({"run", "--help"});
+  EXPECT_EQ(run_help.exit_status, 0);
+  EXPECT_THAT(run_help.out, StartsWith("usage: tessera run GRAPH"));
+  Result plugins_help = Tessera({"plugins", "-h"});
+  EXPECT_THAT(plugins_help.out, StartsWith("usage: tessera plugins"));
+  Result version = Tessera({"--version"});
+  EXPECT_EQ(version.exit_status, 0);
+  EXPECT_THAT(version.out, StartsWith("tessera "));
+  EXPECT_THAT(version.out, HasSubstr("(plugin ABI "));
+}
+
+TEST_F(CliTest, UsageErrorsExitWithStatus2) {
+  ExpectUsageError({}, "tessera: missing command; expected 'run' or 'plugins' (see 'tessera --help')");
+  ExpectUsageError({"walk"},
+                   "tessera: unknown command 'walk'; expected 'run' or 'plugins' (see 'tessera "
+                   "--help')");
+  ExpectUsageError({"--verbose"}, "tessera: unknown option '--verbose' (see 'tessera --help')");
+  ExpectUsageError({"run"},
+                   "tessera run: missing GRAPH (a .pb or .pbtxt file; see 'tessera run --help')");
+  ExpectUsageError({"run", "g.pb"},
+                   "tessera run: nothing to run; give at least one --fetch or --target");
+  ExpectUsageError({"run", "g.pb", "--feed", "x", "--fetch", "y"},
+                   "tessera run: --feed expects NAME=FILE.npy, got 'x'");
+  ExpectUsageError({"run", "g.pb", "--fetch", "y", "--feed"},
+                   "tessera run: --feed needs a value (NAME=FILE.npy)");
+  ExpectUsageError({"run", "g.pb", "--feed", "x=a.npy", "--feed", "x=b.npy", "--fetch", "y"},
+                   "tessera run: tensor 'x' is fed twice");
+  ExpectUsageError({"run", "g.pb", "--fetch", "y:z"},
+                   "tessera run: --fetch expects a tensor name NODE or NODE:INDEX, got 'y:z'");
+  ExpectUsageError({"run", "g.pb", "--target", "y:0"},
+                   "tessera run: --target expects a node name, got 'y:0'");
+  ExpectUsageError({"run", "g.pb", "--fetch", "y", "--inter-op-threads", "-2"},
+                   "tessera run: --inter-op-threads expects a non-negative integer, got '-2'");
+  ExpectUsageError({"run", "g.pb", "h.pb", "--fetch", "y"},
+                   "tessera run: unexpected argument 'h.pb'; the graph is already 'g.pb'");
+  ExpectUsageError({"run", "g.pb", "--fetch", "y", "--output-dir="},
+                   "tessera run: --output-dir expects a folder, got ''");
+  ExpectUsageError({"run", "g.pb", "--fetchh", "y"},
+                   "tessera run: unknown option '--fetchh' (see 'tessera run --help')");
+  ExpectUsageError({"plugins", "cpu"},
+                   "tessera plugins: unexpected argument 'cpu'; plugin paths are given with "
+                   "--plugin");
+  ExpectUsageError({"plugins", "--json=1"}, "tessera plugins: --json takes no value, got '1'");
+  ExpectUsageError({"help", "walk"},
+                   "tessera help: unknown command 'walk'; expected 'run' or 'plugins'");
+}
+
+TEST_F(CliTest, MissingGraphFile) {
+  Result r = Tessera({"run", Path("missing.pb"), "--fetch", "y"});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, StartsWith("tessera run: cannot read the graph: "));
+  EXPECT_THAT(r.err, HasSubstr(Path("missing.pb")));
+}
+
+TEST_F(CliTest, MalformedGraphFile) {
+  std::ofstream(Path("bad.pbtxt")) << "node { name: \"x\" op: ";
+  Result r = Tessera({"run", Path("bad.pbtxt"), "--fetch", "x"});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, StartsWith("tessera run: cannot read the graph: "));
+  EXPECT_THAT(r.err, HasSubstr("bad.pbtxt"));
+}
+
+TEST_F(CliTest, MissingAndMalformedFeedFiles) {
+  Result missing = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("none.npy"),
+                            "--fetch", "y"});
+  EXPECT_EQ(missing.exit_status, 1);
+  EXPECT_THAT(missing.err, StartsWith(absl::StrCat("tessera run: cannot read feed 'x' from '",
+                                                   Path("none.npy"), "': ")));
+  std::ofstream(Path("bad.npy")) << "not an array";
+  Result bad = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("bad.npy"), "--fetch",
+                        "y"});
+  EXPECT_EQ(bad.exit_status, 1);
+  EXPECT_THAT(bad.err, HasSubstr("cannot read feed 'x'"));
+  EXPECT_THAT(bad.err, HasSubstr("bad magic"));
+}
+
+TEST_F(CliTest, FeedWithTheWrongType) {
+  ASSERT_TRUE(WriteNpy(Tensor::FromVector<int32_t>({2, 2}, {1, 0, 0, 1}), Path("x32.npy")).ok());
+  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x32.npy"), "--fetch",
+                      "y"});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, StartsWith("tessera run: "));
+  EXPECT_THAT(r.err, HasSubstr("feed 'x' has type int32, but the graph expects float"));
+}
+
+TEST_F(CliTest, FeedWithTheWrongShape) {
+  ASSERT_TRUE(WriteNpy(Tensor::FromVector<float>({3}, {1, 2, 3}), Path("x3.npy")).ok());
+  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x3.npy"), "--fetch",
+                      "y"});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, StartsWith("tessera run: "));
+  EXPECT_THAT(r.err, HasSubstr("'x'"));
+}
+
+TEST_F(CliTest, UnknownFetchAndMissingFeed) {
+  Result unknown = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"),
+                            "--fetch", "nope"});
+  EXPECT_EQ(unknown.exit_status, 1);
+  EXPECT_THAT(unknown.err, StartsWith("tessera run: "));
+  EXPECT_THAT(unknown.err, HasSubstr("nope"));
+  Result unfed = Tessera({"run", Path("graph.pbtxt"), "--fetch", "y"});
+  EXPECT_EQ(unfed.exit_status, 1);
+  EXPECT_THAT(unfed.err, StartsWith("tessera run: "));
+  EXPECT_THAT(unfed.err, HasSubstr("x"));
+}
+
+TEST_F(CliTest, OutputFolderThatCannotBeCreated) {
+  std::ofstream(Path("file")) << "a file, not a folder";
+  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "y",
+                      "--output-dir", Path("file/sub")});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, StartsWith("tessera run: cannot create output folder '" + Path("file/sub")));
+}
+
+TEST_F(CliTest, OutputFileThatCannotBeWritten) {
+  std::filesystem::create_directories(Path("out/y.npy"));  // a folder where the file should go
+  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "y",
+                      "--output-dir", Path("out")});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, StartsWith("tessera run: cannot write fetch 'y': cannot open for writing '" +
+                                Path("out/y.npy") + "'"));
+}
+
+TEST_F(CliTest, PluginPathThatDoesNotExist) {
+  Result r = Tessera({"plugins", "--plugin", Path("no-such-plugin")});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, StartsWith("tessera plugins: "));
+  EXPECT_THAT(r.err, HasSubstr("no-such-plugin"));
+}
+
+}  // namespace
+}  // namespace tessera
