@@ -1,6 +1,7 @@
 // Environment creation and the process-wide cache of environments.
 #include "host/session/environment.h"
 
+#include <cstdio>
 #include <mutex>
 
 #include "absl/container/flat_hash_map.h"
@@ -50,8 +51,13 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   ASSIGN_OR_RETURN(env->plugins_, PluginRegistry::Create(registry_options));
 
   env->ops_ = OpRegistry::CreateStandard();
-  RETURN_IF_ERROR(
-      RegisterPluginOps(env->plugins_->ops(), *env->plugins_->host_api(), env->ops_.get()));
+  // A plugin op that cannot be registered (say, one reusing a standard op's name) is left out
+  // with a warning; it never stops the other plugins' ops.
+  absl::Status ops_status =
+      RegisterPluginOps(env->plugins_->ops(), *env->plugins_->host_api(), env->ops_.get());
+  if (!ops_status.ok()) {
+    std::fprintf(stderr, "tessera: warning: %s\n", std::string(ops_status.message()).c_str());
+  }
 
   ASSIGN_OR_RETURN(env->devices_,
                    DeviceManager::Create(env->plugins_->device_types(), DeviceManagerOptions()));

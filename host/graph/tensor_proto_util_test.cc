@@ -1,0 +1,164 @@
+// Tests of Tensor <-> TensorProto conversion and TensorFlow's value-field rules.
+#include "host/graph/tensor_proto_util.h"
+
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+
+namespace tessera {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+tensorflow::TensorProto Parse(const std::string& text) {
+  tensorflow::TensorProto proto;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &proto)) << text;
+  return proto;
+}
+
+void ExpectInvalid(const std::string& text, const std::string& message) {
+  absl::StatusOr<Tensor> tensor = TensorFromProto(Parse(text));
+  ASSERT_FALSE(tensor.ok()) << text;
+  EXPECT_EQ(tensor.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(tensor.status().message()), HasSubstr(message));
+}
+
+TEST(TensorFromProtoTest, ReadsTypedValues) {
+  absl::StatusOr<Tensor> t = TensorFromProto(Parse(
+      "dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } } "
+      "float_val: 1 float_val: 2 float_val: 3 float_val: 4"));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->dtype(), TSR_DTYPE_FLOAT);
+  EXPECT_EQ(t->shape(), TensorShape({2, 2}));
+  EXPECT_THAT(t->flat<float>(), ElementsAre(1, 2, 3, 4));
+}
+
+TEST(TensorFromProtoTest, SingleValueFillsTheShape) {
+  absl::StatusOr<Tensor> t =
+      TensorFromProto(Parse("dtype: DT_INT64 tensor_shape { dim { size: 3 } } int64_val: 7"));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(t->flat<int64_t>(), ElementsAre(7, 7, 7));
+}
+
+TEST(TensorFromProtoTest, FewerValuesRepeatTheLast) {
+  absl::StatusOr<Tensor> t = TensorFromProto(
+      Parse("dtype: DT_INT32 tensor_shape { dim { size: 4 } } int_val: 1 int_val: 2"));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(t->flat<int32_t>(), ElementsAre(1, 2, 2, 2));
+}
+
+TEST(TensorFromProtoTest, NoValuesMeansZeros) {
+  absl::StatusOr<Tensor> t =
+      TensorFromProto(Parse("dtype: DT_DOUBLE tensor_shape { dim { size: 2 } }"));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(t->flat<double>(), ElementsAre(0, 0));
+}
+
+TEST(TensorFromProtoTest, ReadsSmallIntsHalfBoolAndComplex) {
+  absl::StatusOr<Tensor> t = TensorFromProto(
+      Parse("dtype: DT_UINT8 tensor_shape { dim { size: 2 } } int_val: 255 int_val: 3"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_THAT(t->flat<uint8_t>(), ElementsAre(255, 3));
+  t = TensorFromProto(Parse("dtype: DT_HALF tensor_shape { dim { size: 1 } } half_val: 15360"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->flat<uint16_t>()[0], 15360);
+  t = TensorFromProto(Parse("dtype: DT_BOOL tensor_shape {} bool_val: true"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_TRUE(t->flat<bool>()[0]);
+  t = TensorFromProto(Parse(
+      "dtype: DT_COMPLEX64 tensor_shape { dim { size: 2 } } scomplex_val: 1 scomplex_val: 2"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_THAT(t->flat<float>().subspan(0, 0), ElementsAre());
+  const float* values = t->data<float>();
+  EXPECT_EQ(values[0], 1);
+  EXPECT_EQ(values[1], 2);
+  EXPECT_EQ(values[2], 1);
+  EXPECT_EQ(values[3], 2);
+}
+
+TEST(TensorFromProtoTest, ReadsTensorContent) {
+  tensorflow::TensorProto proto;
+  proto.set_dtype(tensorflow::DT_INT32);
+  proto.mutable_tensor_shape()->add_dim()->set_size(2);
+  const int32_t values[] = {5, -6};
+  proto.set_tensor_content(values, sizeof(values));
+  absl::StatusOr<Tensor> t = TensorFromProto(proto);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(t->flat<int32_t>(), ElementsAre(5, -6));
+}
+
+TEST(TensorFromProtoTest, RejectsTensorContentOfWrongSize) {
+  ExpectInvalid("dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } } "
+                "tensor_content: \"\\001\\002\\003\"",
+                "tensor proto for float [2,2] has tensor_content of 3 bytes, expected 16");
+}
+
+TEST(TensorFromProtoTest, RejectsTooManyValues) {
+  ExpectInvalid("dtype: DT_FLOAT tensor_shape { dim { size: 2 } } "
+                "float_val: 1 float_val: 2 float_val: 3",
+                "tensor proto for float [2] has 3 values in float_val, expected 2");
+}
+
+TEST(TensorFromProtoTest, RejectsOddComplexValues) {
+  ExpectInvalid("dtype: DT_COMPLEX64 tensor_shape { dim { size: 2 } } scomplex_val: 1",
+                "tensor proto field scomplex_val has 1 values, expected a multiple of 2");
+}
+
+TEST(TensorFromProtoTest, RejectsUnsupportedDtypes) {
+  ExpectInvalid("dtype: DT_STRING tensor_shape {} string_val: \"x\"",
+                "tensor proto has dtype string, which the runtime cannot hold");
+  ExpectInvalid("dtype: DT_INVALID", "tensor proto has dtype invalid");
+  ExpectInvalid("dtype: DT_FLOAT_REF", "tensor proto has dtype float_ref");
+  ExpectInvalid("dtype: DT_FLOAT8_E5M2", "tensor proto has dtype float8_e5m2");
+}
+
+TEST(TensorFromProtoTest, RejectsBadShapes) {
+  ExpectInvalid("dtype: DT_FLOAT tensor_shape { unknown_rank: true }",
+                "tensor shape has unknown rank");
+  ExpectInvalid("dtype: DT_FLOAT tensor_shape { dim { size: -1 } }",
+                "tensor shape has dimension -1, expected a size >= 0");
+  ExpectInvalid("dtype: DT_FLOAT tensor_shape { dim { size: 1 } dim { size: 1 } dim { size: 1 } "
+                "dim { size: 1 } dim { size: 1 } dim { size: 1 } dim { size: 1 } dim { size: 1 } "
+                "dim { size: 1 } }",
+                "tensor shape has rank 9, above the maximum 8");
+  ExpectInvalid("dtype: DT_FLOAT tensor_shape { dim { size: 4294967296 } "
+                "dim { size: 4294967296 } }",
+                "more elements than an int64 can count");
+  ExpectInvalid("dtype: DT_COMPLEX128 tensor_shape { dim { size: 4611686018427387904 } }",
+                "tensor proto of shape [4611686018427387904] is too large");
+}
+
+TEST(TensorToProtoTest, RoundTripsThroughTensorContent) {
+  Tensor t = Tensor::FromVector<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6});
+  tensorflow::TensorProto proto;
+  TensorToProto(t, &proto);
+  EXPECT_EQ(proto.dtype(), tensorflow::DT_FLOAT);
+  EXPECT_EQ(proto.tensor_shape().dim_size(), 2);
+  EXPECT_EQ(proto.tensor_content().size(), 24u);
+  absl::StatusOr<Tensor> back = TensorFromProto(proto);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->shape(), t.shape());
+  EXPECT_THAT(back->flat<float>(), ElementsAre(1, 2, 3, 4, 5, 6));
+}
+
+TEST(TensorToProtoTest, HandlesEmptyTensors) {
+  Tensor t(TSR_DTYPE_INT32, TensorShape({0, 3}));
+  tensorflow::TensorProto proto;
+  TensorToProto(t, &proto);
+  absl::StatusOr<Tensor> back = TensorFromProto(proto);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->shape(), TensorShape({0, 3}));
+}
+
+TEST(ProtoDataTypeStringTest, NamesEveryKind) {
+  EXPECT_EQ(ProtoDataTypeString(tensorflow::DT_FLOAT), "float");
+  EXPECT_EQ(ProtoDataTypeString(tensorflow::DT_INT32_REF), "int32_ref");
+  EXPECT_EQ(ProtoDataTypeString(tensorflow::DT_INT4), "int4");
+  EXPECT_EQ(ProtoDataTypeString(999), "unknown type 999");
+  EXPECT_TRUE(IsRuntimeDataType(tensorflow::DT_UINT64));
+  EXPECT_FALSE(IsRuntimeDataType(tensorflow::DT_FLOAT8_E5M2));
+}
+
+}  // namespace
+}  // namespace tessera

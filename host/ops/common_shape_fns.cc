@@ -1,0 +1,80 @@
+// Shape functions shared by many ops (TensorFlow's common_shape_fns).
+#include "host/ops/common_shape_fns.h"
+
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "registry/status_macros.h"
+
+namespace tessera {
+
+absl::Status UnchangedShape(ShapeInferenceContext& ctx) {
+  ctx.set_output(0, ctx.input(0));
+  return absl::OkStatus();
+}
+
+absl::Status UnknownShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, PartialShape::Unknown());
+  return absl::OkStatus();
+}
+
+absl::Status BroadcastBinaryOpShape(ShapeInferenceContext& ctx) {
+  absl::StatusOr<PartialShape> out = PartialShape::Broadcast(ctx.input(0), ctx.input(1));
+  if (!out.ok()) return ctx.Error(out.status().message());
+  ctx.set_output(0, *std::move(out));
+  return absl::OkStatus();
+}
+
+absl::Status MatMulShape(ShapeInferenceContext& ctx) {
+  PartialShape a;
+  PartialShape b;
+  ASSIGN_OR_RETURN(a, ctx.WithRank(0, 2));
+  ASSIGN_OR_RETURN(b, ctx.WithRank(1, 2));
+  bool transpose_a = false;
+  bool transpose_b = false;
+  RETURN_IF_ERROR(ctx.GetAttr("transpose_a", &transpose_a));
+  RETURN_IF_ERROR(ctx.GetAttr("transpose_b", &transpose_b));
+  const int64_t rows = a.dim(transpose_a ? 1 : 0);
+  const int64_t cols = b.dim(transpose_b ? 0 : 1);
+  const int64_t inner_a = a.dim(transpose_a ? 0 : 1);
+  const int64_t inner_b = b.dim(transpose_b ? 1 : 0);
+  RETURN_IF_ERROR(ctx.MergeDims(inner_a, inner_b).status());
+  ctx.set_output(0, PartialShape({rows, cols}));
+  return absl::OkStatus();
+}
+
+absl::Status ReductionShape(ShapeInferenceContext& ctx) {
+  const PartialShape& input = ctx.input(0);
+  RETURN_IF_ERROR(ctx.WithRankAtMost(1, 1).status());
+  bool keep_dims = false;
+  RETURN_IF_ERROR(ctx.GetAttr("keep_dims", &keep_dims));
+  std::vector<int64_t> indices;
+  bool known = false;
+  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(1, &indices));
+  if (!known || !input.rank_known()) {
+    ctx.set_output(0, keep_dims && input.rank_known() ? PartialShape::UnknownOfRank(input.rank())
+                                                      : PartialShape::Unknown());
+    return absl::OkStatus();
+  }
+  const int rank = input.rank();
+  std::set<int64_t> reduced;
+  for (int64_t index : indices) {
+    if (index < -rank || index >= rank) {
+      return ctx.Error(absl::StrCat("invalid reduction dimension ", index, " for input with ",
+                                    rank, " dimensions"));
+    }
+    reduced.insert(index < 0 ? index + rank : index);
+  }
+  PartialShape out = PartialShape::Scalar();
+  for (int i = 0; i < rank; ++i) {
+    if (reduced.count(i) > 0) {
+      if (keep_dims) out.AddDim(1);
+    } else {
+      out.AddDim(input.dim(i));
+    }
+  }
+  ctx.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
+}  // namespace tessera
