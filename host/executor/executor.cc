@@ -160,7 +160,9 @@ class ExecutorState {
           inputs_[edge.dst_slot] = value;
         }
       }
-      if (pending_[edge.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      // A node with a single in-edge is ready as soon as that edge fires: no counter needed.
+      if (edge.dst_single_input ||
+          pending_[edge.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
         ready->push_back(edge.dst);
       }
     }
@@ -314,6 +316,7 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
       out.src_output = e->IsControlEdge() ? -1 : e->src_output;
       out.dst_slot = e->IsControlEdge() ? -1 : items_[dst].input_start + e->dst_input;
       out.is_last_use = false;
+      out.dst_single_input = false;
       out_edges_.push_back(out);
     }
     item.out_end = static_cast<int32_t>(out_edges_.size());
@@ -330,6 +333,8 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
     }
     if (item.initial_pending == 0) roots_.push_back(static_cast<int32_t>(i));
   }
+
+  for (OutEdge& out : out_edges_) out.dst_single_input = items_[out.dst].initial_pending == 1;
 
   // Constant outputs are computed once, here.
   for (NodeItem& item : items_) {

@@ -66,6 +66,7 @@ class Executor {
     int32_t dst_slot;      // absolute input slot, or -1 for a control edge
     int32_t src_output;    // -1 for a control edge
     bool is_last_use;      // the last consumer of this output: gets the value moved
+    bool dst_single_input;  // dst has exactly one in-edge: ready without touching its counter
   };
   struct NodeItem {
     KernelNodeInfo info;

@@ -155,7 +155,9 @@ TSR_Status* ContextForwardInputOrAllocateOutput(TSR_KernelContext* ctx,
         (want_host && !input.host_accessible())) {
       continue;
     }
-    ctx->outputs[output_index] = input.Reshaped(shape);
+    // The kernel may still read the input through the view it already holds: the data stays
+    // where it is and the input keeps its shape; only the ownership moves to the output.
+    ctx->outputs[output_index] = input.TakeBufferAs(shape);
     FillTensorView(ctx->outputs[output_index], view);
     if (forwarded_input != nullptr) *forwarded_input = i;
     return nullptr;

@@ -134,6 +134,9 @@ class Tensor {
 
   // The same buffer seen with another shape of the same element count.
   Tensor Reshaped(const TensorShape& shape) const { return Tensor(dtype_, shape, buffer_); }
+  // Like Reshaped, but takes the buffer instead of sharing it (no reference-count traffic).
+  // Afterwards this tensor keeps its dtype and shape but has no buffer.
+  Tensor TakeBufferAs(const TensorShape& shape) { return Tensor(dtype_, shape, std::move(buffer_)); }
 
   // "float [2,3] 1 2 3 4 5 6"; at most `max_entries` values (host memory only).
   std::string DebugString(int max_entries = 6) const;
