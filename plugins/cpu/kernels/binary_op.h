@@ -1,0 +1,79 @@
+// BinaryKernel: an element-wise binary op with TensorFlow broadcasting. Same-shape and
+// one-element operands run as Eigen expressions on the host's pool; the general case runs the
+// coalesced index loop of broadcast.h in ParallelFor shards.
+#ifndef TESSERA_PLUGINS_CPU_KERNELS_BINARY_OP_H_
+#define TESSERA_PLUGINS_CPU_KERNELS_BINARY_OP_H_
+
+#include "plugins/cpu/kernels/broadcast.h"
+#include "plugins/cpu/kernels/eigen_util.h"
+#include "plugins/cpu/kernels/kernel_util.h"
+
+namespace tessera::cpu {
+
+// Op<T> is an Eigen binary functor (scalar_sum_op<T>, ...); Ts are the dtypes registered.
+template <template <typename> class Op, typename... Ts>
+class BinaryKernel : public sdk::Kernel {
+ public:
+  Status Compute(KernelContext& ctx) override {
+    TensorView x;
+    TensorView y;
+    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
+    if (x.dtype() != y.dtype()) {
+      return sdk::InvalidArgument("node '", ctx.node_name(), "' has inputs of different dtypes: ",
+                                  sdk::DataTypeName(x.dtype()), " vs. ",
+                                  sdk::DataTypeName(y.dtype()));
+    }
+    return DispatchTypes<Ts...>(ctx, x.dtype(),
+                                [&](auto tag) { return ComputeTyped<decltype(tag)>(ctx, x, y); });
+  }
+
+ private:
+  template <typename T>
+  static Status ComputeTyped(KernelContext& ctx, const TensorView& x, const TensorView& y) {
+    BroadcastPlan plan;
+    if (!plan.Init(x.shape(), y.shape())) {
+      return sdk::InvalidArgument("Incompatible shapes: ", x.shape().DebugString(), " vs. ",
+                                  y.shape().DebugString());
+    }
+    TensorView out;
+    // Forwarding is safe even when broadcasting: an input with the output's size is read at the
+    // output's own index.
+    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, plan.output_shape(), &out));
+    const int64_t n = out.num_elements();
+    if (n == 0) return OkStatus();
+    const int64_t x_n = x.num_elements();
+    const int64_t y_n = y.num_elements();
+    sdk::EigenDevice device(ctx.thread_pool());
+    auto out_flat = Flat<T>(out);
+    if (x_n == n && y_n == n) {
+      out_flat.device(device.device()) = ConstFlat<T>(x).binaryExpr(ConstFlat<T>(y), Op<T>());
+    } else if (x_n == 1 && y_n == n) {
+      out_flat.device(device.device()) =
+          ConstFlat<T>(y).unaryExpr(Eigen::internal::bind1st_op<Op<T>>(*x.data<const T>()));
+    } else if (y_n == 1 && x_n == n) {
+      out_flat.device(device.device()) =
+          ConstFlat<T>(x).unaryExpr(Eigen::internal::bind2nd_op<Op<T>>(*y.data<const T>()));
+    } else {
+      const T* xp = x.data<const T>();
+      const T* yp = y.data<const T>();
+      T* op = out.data<T>();
+      ctx.ParallelFor(n, 4, [&](int64_t begin, int64_t end) {
+        BroadcastLoop(plan, xp, yp, op, begin, end, Op<T>());
+      });
+    }
+    return OkStatus();
+  }
+};
+
+// Registers BinaryKernel<Op, Ts...> for `op_name` with T in `dtypes`.
+template <template <typename> class Op, typename... Ts>
+Status RegisterBinaryKernel(TSR_Registrar* registrar, const char* op_name,
+                            const std::vector<TSR_DataType>& dtypes) {
+  return sdk::RegisterKernel<BinaryKernel<Op, Ts...>>(registrar, op_name, kCpu, {{"T", dtypes}},
+                                                      TSR_KERNEL_FLAG_CHEAP);
+}
+
+}  // namespace tessera::cpu
+
+#endif  // TESSERA_PLUGINS_CPU_KERNELS_BINARY_OP_H_

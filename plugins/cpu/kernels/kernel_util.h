@@ -1,0 +1,87 @@
+// Shared pieces of the CPU kernels: dtype lists, dtype dispatch, Eigen maps, index-tensor readers.
+#ifndef TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_
+#define TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "tessera/sdk/sdk.h"
+
+namespace tessera::cpu {
+
+using sdk::KernelConstruction;
+using sdk::KernelContext;
+using sdk::OkStatus;
+using sdk::Shape;
+using sdk::Status;
+using sdk::TensorView;
+
+inline constexpr char kCpu[] = "CPU";
+
+// TensorFlow's CPU registrations (TF_CALL_REAL_NUMBER_TYPES restricted to what Tessera ships).
+inline const std::vector<TSR_DataType>& RealNumberTypes() {
+  static const auto* types = new std::vector<TSR_DataType>{TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE,
+                                                           TSR_DTYPE_INT32, TSR_DTYPE_INT64};
+  return *types;
+}
+inline const std::vector<TSR_DataType>& FloatingTypes() {
+  static const auto* types = new std::vector<TSR_DataType>{TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE};
+  return *types;
+}
+inline const std::vector<TSR_DataType>& IndexTypes() {
+  static const auto* types = new std::vector<TSR_DataType>{TSR_DTYPE_INT32, TSR_DTYPE_INT64};
+  return *types;
+}
+// Types Cast converts between.
+inline const std::vector<TSR_DataType>& CastTypes() {
+  static const auto* types = new std::vector<TSR_DataType>{
+      TSR_DTYPE_FLOAT,  TSR_DTYPE_DOUBLE, TSR_DTYPE_INT32, TSR_DTYPE_INT64,
+      TSR_DTYPE_BOOL,   TSR_DTYPE_UINT8,  TSR_DTYPE_INT8,  TSR_DTYPE_INT16,
+      TSR_DTYPE_UINT16, TSR_DTYPE_UINT32, TSR_DTYPE_UINT64};
+  return *types;
+}
+// Every fixed-size type: for kernels that only move bytes (Identity, Reshape, Concat, ...).
+inline const std::vector<TSR_DataType>& AllTypes() {
+  static const auto* types = new std::vector<TSR_DataType>{
+      TSR_DTYPE_FLOAT,    TSR_DTYPE_DOUBLE,    TSR_DTYPE_INT32,     TSR_DTYPE_INT64,
+      TSR_DTYPE_BOOL,     TSR_DTYPE_UINT8,     TSR_DTYPE_INT8,      TSR_DTYPE_INT16,
+      TSR_DTYPE_UINT16,   TSR_DTYPE_UINT32,    TSR_DTYPE_UINT64,    TSR_DTYPE_HALF,
+      TSR_DTYPE_BFLOAT16, TSR_DTYPE_COMPLEX64, TSR_DTYPE_COMPLEX128};
+  return *types;
+}
+
+inline Status UnsupportedType(const KernelContext& ctx, TSR_DataType dtype) {
+  return sdk::Unimplemented("node '", ctx.node_name(), "' has no CPU kernel for dtype ",
+                            sdk::DataTypeName(dtype));
+}
+
+// Calls fn(T{}) for the T among Ts whose dtype is `dtype`; UNIMPLEMENTED for any other dtype.
+template <typename... Ts, typename Fn>
+Status DispatchTypes(const KernelContext& ctx, TSR_DataType dtype, Fn&& fn) {
+  bool matched = false;
+  Status status;
+  ((!matched && dtype == sdk::DataTypeOf<Ts>::value ? (matched = true, status = fn(Ts{}), 0) : 0),
+   ...);
+  if (!matched) return UnsupportedType(ctx, dtype);
+  return status;
+}
+
+// Value `i` of a host-memory int32 or int64 tensor.
+inline int64_t IndexAt(const TensorView& view, int64_t i) {
+  return view.dtype() == TSR_DTYPE_INT32 ? view.data<const int32_t>()[i]
+                                         : view.data<const int64_t>()[i];
+}
+
+// Checks that `view` is an int32/int64 tensor (the registrations guarantee it; a direct caller
+// may not).
+inline Status CheckIndexType(const KernelContext& ctx, const TensorView& view, const char* what) {
+  if (view.dtype() != TSR_DTYPE_INT32 && view.dtype() != TSR_DTYPE_INT64) {
+    return sdk::InvalidArgument(what, " of node '", ctx.node_name(),
+                                "' must be int32 or int64, got ", sdk::DataTypeName(view.dtype()));
+  }
+  return OkStatus();
+}
+
+}  // namespace tessera::cpu
+
+#endif  // TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_

@@ -1,0 +1,75 @@
+// MatMul on CPU (float, double, int32, int64): one Eigen contraction per dtype on the host's
+// pool, the transposes chosen at run time through the contraction's index pair.
+#include "plugins/cpu/kernels/eigen_util.h"
+#include "plugins/cpu/kernels/kernel_util.h"
+#include "plugins/cpu/kernels/register_kernels.h"
+
+namespace tessera::cpu {
+namespace {
+
+class MatMulKernel : public sdk::Kernel {
+ public:
+  explicit MatMulKernel(KernelConstruction& ctx) {
+    ctx.SetStatus(ctx.GetAttr("transpose_a", &transpose_a_));
+    ctx.SetStatus(ctx.GetAttr("transpose_b", &transpose_b_));
+  }
+
+  Status Compute(KernelContext& ctx) override {
+    TensorView a;
+    TensorView b;
+    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &a));
+    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &b));
+    if (a.rank() != 2) {
+      return sdk::InvalidArgument("In[0] is not a matrix. Instead it has shape ",
+                                  a.shape().DebugString());
+    }
+    if (b.rank() != 2) {
+      return sdk::InvalidArgument("In[1] is not a matrix. Instead it has shape ",
+                                  b.shape().DebugString());
+    }
+    const int a_inner = transpose_a_ ? 0 : 1;
+    const int b_inner = transpose_b_ ? 1 : 0;
+    if (a.dim(a_inner) != b.dim(b_inner)) {
+      return sdk::InvalidArgument("Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
+                                  ", In[1]: ", b.shape().DebugString());
+    }
+    const Shape out_shape{a.dim(1 - a_inner), b.dim(1 - b_inner)};
+    TensorView out;
+    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    return DispatchTypes<float, double, int32_t, int64_t>(ctx, a.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      return Multiply<T>(ctx, a, b, a_inner, b_inner, out);
+    });
+  }
+
+ private:
+  template <typename T>
+  static Status Multiply(KernelContext& ctx, const TensorView& a, const TensorView& b, int a_inner,
+                         int b_inner, const TensorView& out) {
+    if (out.num_elements() == 0) return OkStatus();
+    sdk::EigenDevice device(ctx.thread_pool());
+    auto out_matrix = Matrix<T>(out.data<T>(), out.dim(0), out.dim(1));
+    if (a.dim(a_inner) == 0) {
+      // An empty inner dimension sums nothing: TensorFlow's result is zeros.
+      out_matrix.device(device.device()) = out_matrix.constant(T(0));
+      return OkStatus();
+    }
+    Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_pair;
+    contract_pair[0] = Eigen::IndexPair<Eigen::DenseIndex>(a_inner, b_inner);
+    out_matrix.device(device.device()) =
+        Matrix<const T>(a.data<const T>(), a.dim(0), a.dim(1))
+            .contract(Matrix<const T>(b.data<const T>(), b.dim(0), b.dim(1)), contract_pair);
+    return OkStatus();
+  }
+
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
+};
+
+}  // namespace
+
+Status RegisterMatMulKernels(TSR_Registrar* registrar) {
+  return sdk::RegisterKernel<MatMulKernel>(registrar, "MatMul", kCpu, {{"T", RealNumberTypes()}});
+}
+
+}  // namespace tessera::cpu

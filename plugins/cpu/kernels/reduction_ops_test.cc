@@ -1,0 +1,199 @@
+// Sum, Mean and Max against reference loops over many shapes and axis sets (negative axes,
+// keep_dims, empty axis sets, empty tensors), for every registered type and index type.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plugins/cpu/kernels/kernel_test_util.h"
+
+namespace tessera::cpu::test {
+namespace {
+
+enum class Kind { kSum, kMean, kMax };
+
+const char* OpName(Kind kind) {
+  return kind == Kind::kSum ? "Sum" : kind == Kind::kMean ? "Mean" : "Max";
+}
+
+template <typename T>
+T Initial(Kind kind) {
+  if (kind != Kind::kMax) return T(0);
+  if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+  return std::numeric_limits<T>::lowest();
+}
+
+// Reference: visit every input element, add it into its output slot.
+template <typename T>
+std::vector<T> Reference(Kind kind, const Tensor& x, const std::vector<bool>& reduced,
+                         int64_t* count, TensorShape* kept_shape) {
+  const TensorShape& shape = x.shape();
+  TensorShape kept;
+  *count = 1;
+  for (int d = 0; d < shape.rank(); ++d) {
+    if (reduced[d]) {
+      *count *= shape.dim(d);
+    } else {
+      kept.AddDim(shape.dim(d));
+    }
+  }
+  std::vector<double> acc(static_cast<size_t>(kept.num_elements()),
+                          static_cast<double>(Initial<T>(kind)));
+  for (int64_t i = 0; i < x.NumElements(); ++i) {
+    int64_t rest = i;
+    int64_t out = 0;
+    int64_t stride = 1;
+    for (int d = shape.rank() - 1; d >= 0; --d) {
+      const int64_t c = rest % shape.dim(d);
+      rest /= shape.dim(d);
+      if (reduced[d]) continue;
+      out += c * stride;
+      stride *= shape.dim(d);
+    }
+    const double v = static_cast<double>(x.data<T>()[i]);
+    acc[out] = kind == Kind::kMax ? std::max(acc[out], v) : acc[out] + v;
+  }
+  std::vector<T> result(acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    if (kind == Kind::kMean) {
+      if constexpr (std::is_integral_v<T>) {
+        result[i] = *count == 0 ? T(0) : static_cast<T>(static_cast<T>(acc[i]) / *count);
+      } else {
+        result[i] = static_cast<T>(acc[i] / static_cast<double>(*count));
+      }
+    } else {
+      result[i] = static_cast<T>(acc[i]);
+    }
+  }
+  *kept_shape = kept;
+  return result;
+}
+
+template <typename T, typename Index>
+void CheckReduction(Kind kind, const TensorShape& shape, const std::vector<Index>& axes,
+                    bool keep_dims) {
+  std::string axes_text;
+  for (Index a : axes) axes_text += std::to_string(a) + " ";
+  SCOPED_TRACE(std::string(OpName(kind)) + " " + DataTypeString(DataTypeOf<T>::value) + " " +
+               shape.DebugString() + " axes " + axes_text + (keep_dims ? "keep" : ""));
+  Tensor x = Random<T>(shape, -20, 20);
+  std::vector<bool> reduced(static_cast<size_t>(shape.rank()), false);
+  for (Index a : axes) reduced[a < 0 ? a + shape.rank() : a] = true;
+  int64_t count = 0;
+  TensorShape out_shape;
+  std::vector<T> expected = Reference<T>(kind, x, reduced, &count, &out_shape);
+  if (keep_dims) {
+    std::vector<int64_t> dims;
+    for (int d = 0; d < shape.rank(); ++d) dims.push_back(reduced[d] ? 1 : shape.dim(d));
+    out_shape = TensorShape(absl::MakeConstSpan(dims));
+  }
+  OpTester tester(OpName(kind));
+  tester.Attr("T", DataTypeOf<T>::value)
+      .Attr("Tidx", DataTypeOf<Index>::value)
+      .Attr("keep_dims", keep_dims)
+      .Input(x)
+      .Input(Tensor::Vector<Index>(axes));
+  ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, out_shape, expected, 1e-4);
+}
+
+template <typename T>
+void CheckAll() {
+  const std::vector<std::pair<TensorShape, std::vector<int32_t>>> cases = {
+      {Shape({}), {}},
+      {Shape({7}), {0}},
+      {Shape({7}), {}},
+      {Shape({7}), {-1}},
+      {Shape({3, 4}), {0}},
+      {Shape({3, 4}), {1}},
+      {Shape({3, 4}), {0, 1}},
+      {Shape({3, 4}), {-1, 0}},
+      {Shape({2, 3, 4}), {1}},
+      {Shape({2, 3, 4}), {0, 2}},
+      {Shape({2, 3, 4}), {2, 1}},
+      {Shape({2, 1, 4}), {1}},
+      {Shape({2, 3, 4, 5}), {0, 2}},
+      {Shape({2, 3, 4, 5}), {1, 3}},
+      {Shape({2, 3, 4, 5}), {0, 1, 2, 3}},
+      {Shape({2, 3, 4, 5, 2}), {0, 2, 4}},
+      {Shape({0, 3}), {0}},
+      {Shape({0, 3}), {1}},
+      {Shape({3, 0}), {1}},
+      {Shape({100000}), {0}},
+      {Shape({300, 70}), {0}},
+      {Shape({70, 300}), {1}},
+  };
+  for (Kind kind : {Kind::kSum, Kind::kMean, Kind::kMax}) {
+    for (const auto& [shape, axes] : cases) {
+      for (bool keep_dims : {false, true}) {
+        CheckReduction<T, int32_t>(kind, shape, axes, keep_dims);
+      }
+      std::vector<int64_t> axes64(axes.begin(), axes.end());
+      CheckReduction<T, int64_t>(kind, shape, axes64, false);
+    }
+  }
+}
+
+TEST(ReductionOpsTest, FloatMatchesReference) { CheckAll<float>(); }
+TEST(ReductionOpsTest, DoubleMatchesReference) { CheckAll<double>(); }
+TEST(ReductionOpsTest, Int32MatchesReference) { CheckAll<int32_t>(); }
+TEST(ReductionOpsTest, Int64MatchesReference) { CheckAll<int64_t>(); }
+
+TEST(ReductionOpsTest, IntegerMeanTruncates) {
+  OpTester tester("Mean");
+  tester.Attr("T", TSR_DTYPE_INT32)
+      .Attr("Tidx", TSR_DTYPE_INT32)
+      .Input(Make<int32_t>(Shape({2, 2}), {1, 2, -3, -4}))
+      .Input(Tensor::Vector<int32_t>({1}));
+  ExpectTensorNear<int32_t>(RunOk(tester), TSR_DTYPE_INT32, Shape({2}), {1, -3});
+}
+
+TEST(ReductionOpsTest, EmptyReductionsGiveIdentities) {
+  OpTester max("Max");
+  max.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("Tidx", TSR_DTYPE_INT32)
+      .Input(Tensor(TSR_DTYPE_FLOAT, Shape({0})))
+      .Input(Tensor::Vector<int32_t>({0}));
+  ExpectTensorNear<float>(RunOk(max), TSR_DTYPE_FLOAT, Shape({}), {-INFINITY});
+  OpTester max_int("Max");
+  max_int.Attr("T", TSR_DTYPE_INT32)
+      .Attr("Tidx", TSR_DTYPE_INT32)
+      .Input(Tensor(TSR_DTYPE_INT32, Shape({0})))
+      .Input(Tensor::Vector<int32_t>({0}));
+  ExpectTensorNear<int32_t>(RunOk(max_int), TSR_DTYPE_INT32, Shape({}),
+                            {std::numeric_limits<int32_t>::lowest()});
+  OpTester mean("Mean");
+  mean.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("Tidx", TSR_DTYPE_INT32)
+      .Input(Tensor(TSR_DTYPE_FLOAT, Shape({0})))
+      .Input(Tensor::Vector<int32_t>({0}));
+  ExpectTensorNear<float>(RunOk(mean), TSR_DTYPE_FLOAT, Shape({}), {NAN});
+}
+
+OpTester Sum(const TensorShape& shape, const std::vector<int32_t>& axes) {
+  OpTester tester("Sum");
+  tester.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("Tidx", TSR_DTYPE_INT32)
+      .Input(Random<float>(shape))
+      .Input(Tensor::Vector<int32_t>(axes));
+  return tester;
+}
+
+TEST(ReductionOpsTest, RejectsAxisOutOfRange) {
+  OpTester too_big = Sum(Shape({2, 3}), {2});
+  ExpectRunError(too_big, absl::StatusCode::kInvalidArgument,
+                 "Invalid reduction dimension (2 for input with 2 dimension(s)");
+  OpTester too_small = Sum(Shape({2, 3}), {-3});
+  ExpectRunError(too_small, absl::StatusCode::kInvalidArgument,
+                 "Invalid reduction dimension (-3 for input with 2 dimension(s)");
+}
+
+TEST(ReductionOpsTest, RejectsDuplicateAxes) {
+  OpTester tester = Sum(Shape({2, 3}), {1, -1});
+  ExpectRunError(tester, absl::StatusCode::kInvalidArgument,
+                 "Invalid reduction arguments: Axes contains duplicate dimension: 1");
+}
+
+}  // namespace
+}  // namespace tessera::cpu::test

@@ -1,0 +1,50 @@
+// Softmax on CPU (float, double) over the last axis: subtract the row maximum, exponentiate,
+// normalize; rows sharded over the host's pool, each row vectorized with Eigen arrays.
+#include <Eigen/Core>
+
+#include "plugins/cpu/kernels/kernel_util.h"
+#include "plugins/cpu/kernels/register_kernels.h"
+
+namespace tessera::cpu {
+namespace {
+
+class SoftmaxKernel : public sdk::Kernel {
+ public:
+  Status Compute(KernelContext& ctx) override {
+    TensorView logits;
+    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &logits));
+    if (logits.rank() < 1) {
+      return sdk::InvalidArgument("logits must have >= 1 dimension, got ",
+                                  logits.shape().DebugString());
+    }
+    TensorView out;
+    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, logits.shape(), &out));
+    if (out.num_elements() == 0) return OkStatus();
+    return DispatchTypes<float, double>(ctx, logits.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      using Row = Eigen::Array<T, Eigen::Dynamic, 1>;
+      const int64_t depth = logits.dim(logits.rank() - 1);
+      const int64_t rows = logits.num_elements() / depth;
+      const T* in = logits.data<const T>();
+      T* o = out.data<T>();
+      ctx.ParallelFor(rows, depth * 20, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          Eigen::Map<const Row> src(in + r * depth, depth);
+          Eigen::Map<Row> dst(o + r * depth, depth);
+          const T max = src.maxCoeff();
+          dst = (src - max).exp();
+          dst /= dst.sum();
+        }
+      });
+      return OkStatus();
+    });
+  }
+};
+
+}  // namespace
+
+Status RegisterSoftmaxKernels(TSR_Registrar* registrar) {
+  return sdk::RegisterKernel<SoftmaxKernel>(registrar, "Softmax", kCpu, {{"T", FloatingTypes()}});
+}
+
+}  // namespace tessera::cpu

@@ -1,0 +1,62 @@
+// Exp, Log, Sqrt, Rsqrt, Tanh and Sigmoid on CPU (float, double), with Eigen's vectorized
+// functors (Sigmoid is Eigen's numerically stable logistic, as in TensorFlow).
+#include "plugins/cpu/kernels/register_kernels.h"
+#include "plugins/cpu/kernels/unary_op.h"
+
+namespace tessera::cpu {
+namespace {
+
+struct ExpExpr {
+  template <typename T, typename In>
+  static auto Apply(const In& in) {
+    return in.exp();
+  }
+};
+struct LogExpr {
+  template <typename T, typename In>
+  static auto Apply(const In& in) {
+    return in.log();
+  }
+};
+struct SqrtExpr {
+  template <typename T, typename In>
+  static auto Apply(const In& in) {
+    return in.sqrt();
+  }
+};
+struct RsqrtExpr {
+  template <typename T, typename In>
+  static auto Apply(const In& in) {
+    return in.rsqrt();
+  }
+};
+struct TanhExpr {
+  template <typename T, typename In>
+  static auto Apply(const In& in) {
+    return in.tanh();
+  }
+};
+struct SigmoidExpr {
+  template <typename T, typename In>
+  static auto Apply(const In& in) {
+    return in.sigmoid();
+  }
+};
+
+template <typename Expr>
+Status RegisterFloating(TSR_Registrar* registrar, const char* op_name) {
+  return RegisterUnaryKernel<Expr, float, double>(registrar, op_name, FloatingTypes());
+}
+
+}  // namespace
+
+Status RegisterUnaryTranscendentalKernels(TSR_Registrar* registrar) {
+  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<ExpExpr>(registrar, "Exp"));
+  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<LogExpr>(registrar, "Log"));
+  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<SqrtExpr>(registrar, "Sqrt"));
+  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<RsqrtExpr>(registrar, "Rsqrt"));
+  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<TanhExpr>(registrar, "Tanh"));
+  return RegisterFloating<SigmoidExpr>(registrar, "Sigmoid");
+}
+
+}  // namespace tessera::cpu

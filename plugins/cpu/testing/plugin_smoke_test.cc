@@ -1,0 +1,248 @@
+// Loads the built CPU plugin with FakeHost (no host library) and checks its device, its
+// registrations, a few kernels' numbers and its refusals.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "plugins/cpu/testing/fake_host.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+// The out-of-memory test asks for more than AddressSanitizer's allocator allows: let it fail
+// with NULL (as the system allocator does) instead of aborting.
+extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+#endif
+
+namespace tessera::cpu::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
+
+FakeHost& Host() {
+  static FakeHost* host = [] {
+    auto* h = new FakeHost();
+    std::string message;
+    const TSR_Code code = h->LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message);
+    EXPECT_EQ(code, TSR_CODE_OK) << message;
+    return h;
+  }();
+  return *host;
+}
+
+FakeTensor Floats(std::vector<int64_t> dims, const std::vector<float>& values) {
+  return FakeTensor::Make(TSR_DTYPE_FLOAT, std::move(dims), values);
+}
+FakeTensor Ints(std::vector<int64_t> dims, const std::vector<int32_t>& values) {
+  return FakeTensor::Make(TSR_DTYPE_INT32, std::move(dims), values);
+}
+FakeAttrs TypeT(TSR_DataType dtype) { return {{"T", FakeAttr::Type(dtype)}}; }
+
+const TSR_DeviceTypeRegistration& CpuDeviceType() { return Host().device_types().at(0); }
+
+TEST(CpuPluginSmokeTest, ReportsItsInfo) {
+  const TSR_PluginInfo& info = Host().plugin_info();
+  EXPECT_STREQ(info.name, "cpu");
+  EXPECT_STREQ(info.version, "0.1.0");
+  EXPECT_EQ(info.abi_version_major, TSR_ABI_VERSION_MAJOR);
+  EXPECT_EQ(info.abi_version_minor, TSR_ABI_VERSION_MINOR);
+  EXPECT_EQ(info.min_host_abi_version_minor, 0u);
+}
+
+TEST(CpuPluginSmokeTest, RegistersOneSynchronousHostMemoryCpuDevice) {
+  ASSERT_EQ(Host().device_types().size(), 1u);
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  EXPECT_STREQ(r.device_type, "CPU");
+  EXPECT_EQ(r.priority, 60);
+  EXPECT_EQ(r.flags, static_cast<uint32_t>(TSR_DEVICE_FLAG_HOST_MEMORY));
+  EXPECT_EQ(r.Stream_Create, nullptr);
+  EXPECT_EQ(r.Event_Create, nullptr);
+  int32_t count = 0;
+  EXPECT_EQ(FakeHost::Code(r.GetDeviceCount(r.user_data, &count), nullptr), TSR_CODE_OK);
+  EXPECT_EQ(count, 1);
+}
+
+TSR_Device* CreateCpu0() {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  TSR_Device_Create_Args args{};
+  args.struct_size = sizeof(args);
+  args.ordinal = 0;
+  TSR_Device* device = nullptr;
+  EXPECT_EQ(FakeHost::Code(r.Device_Create(r.user_data, &args, &device), nullptr), TSR_CODE_OK);
+  return device;
+}
+
+TEST(CpuPluginSmokeTest, AllocatesAlignedMemoryAndCopies) {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  TSR_Device* device = CreateCpu0();
+  ASSERT_NE(device, nullptr);
+  TSR_DeviceProperties properties{};
+  properties.struct_size = sizeof(properties);
+  ASSERT_EQ(FakeHost::Code(r.Device_GetProperties(device, &properties), nullptr), TSR_CODE_OK);
+  EXPECT_EQ(properties.memory_alignment, 64u);
+  EXPECT_THAT(properties.description, HasSubstr("CPU:0"));
+  for (size_t size : {size_t{0}, size_t{1}, size_t{100}, size_t{1} << 20}) {
+    void* ptr = nullptr;
+    ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(device, size, 0, &ptr), nullptr), TSR_CODE_OK);
+    ASSERT_NE(ptr, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % 64, 0u);
+    r.Memory_Free(device, ptr, size);
+  }
+  void* ptr = nullptr;
+  ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(device, 16, 256, &ptr), nullptr), TSR_CODE_OK);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % 256, 0u);
+  const char src[16] = "fifteen chars!!";
+  char back[16] = {};
+  EXPECT_EQ(FakeHost::Code(r.Memcpy_HostToDevice(device, nullptr, ptr, src, 16), nullptr),
+            TSR_CODE_OK);
+  EXPECT_EQ(FakeHost::Code(r.Memcpy_DeviceToHost(device, nullptr, back, ptr, 16), nullptr),
+            TSR_CODE_OK);
+  EXPECT_STREQ(back, src);
+  r.Memory_Free(device, ptr, 16);
+  r.Memory_Free(device, nullptr, 0);
+  r.Device_Destroy(device);
+  r.Device_Destroy(nullptr);
+}
+
+TEST(CpuPluginSmokeTest, AllocationFailureIsResourceExhausted) {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  TSR_Device* device = CreateCpu0();
+  void* ptr = reinterpret_cast<void*>(1);
+  std::string message;
+  EXPECT_EQ(FakeHost::Code(r.Memory_Allocate(device, SIZE_MAX / 2, 0, &ptr), &message),
+            TSR_CODE_RESOURCE_EXHAUSTED);
+  EXPECT_THAT(message,
+              HasSubstr("out of memory allocating " + std::to_string(SIZE_MAX / 2) + " bytes"));
+  EXPECT_EQ(ptr, nullptr);
+  EXPECT_EQ(FakeHost::Code(r.Memory_Allocate(device, 8, 48, &ptr), &message),
+            TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("alignment 48"));
+  r.Device_Destroy(device);
+}
+
+TEST(CpuPluginSmokeTest, RejectsDeviceOrdinalOutOfRange) {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  TSR_Device_Create_Args args{};
+  args.struct_size = sizeof(args);
+  args.ordinal = 1;
+  TSR_Device* device = nullptr;
+  std::string message;
+  EXPECT_EQ(FakeHost::Code(r.Device_Create(r.user_data, &args, &device), &message),
+            TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("ordinal 1 is out of range [0, 1)"));
+}
+
+TEST(CpuPluginSmokeTest, RegistersTheStandardKernels) {
+  for (const char* op :
+       {"Const",   "Identity",   "NoOp",    "Placeholder", "PlaceholderWithDefault",
+        "Add",     "AddV2",      "Sub",     "Mul",         "RealDiv",
+        "Maximum", "Minimum",    "Neg",     "Abs",         "Exp",
+        "Log",     "Sqrt",       "Rsqrt",   "Square",      "Tanh",
+        "Sigmoid", "Relu",       "Relu6",   "MatMul",      "BiasAdd",
+        "Softmax", "Sum",        "Mean",    "Max",         "Reshape",
+        "Shape",   "ExpandDims", "Squeeze", "ConcatV2",    "Cast",
+        "Fill",    "ZerosLike",  "Pack"}) {
+    EXPECT_NE(Host().FindKernel(op, {}), nullptr) << op;
+  }
+  const KernelRecord* reshape = Host().FindKernel("Reshape", {});
+  EXPECT_THAT(reshape->host_memory_args, ElementsAre("shape"));
+  EXPECT_TRUE(reshape->flags & TSR_KERNEL_FLAG_CHEAP);
+  EXPECT_FALSE(Host().FindKernel("MatMul", {})->flags & TSR_KERNEL_FLAG_CHEAP);
+  EXPECT_TRUE(Host().FindKernel("Const", {})->flags & TSR_KERNEL_FLAG_CONSTANT_OUTPUTS);
+  EXPECT_THAT(Host().FindKernel("Sum", {})->host_memory_args, ElementsAre("reduction_indices"));
+  EXPECT_THAT(Host().FindKernel("Shape", {})->host_memory_args, ElementsAre("output"));
+  // TensorFlow registers no integer RealDiv on CPU.
+  EXPECT_EQ(Host().FindKernel("RealDiv", TypeT(TSR_DTYPE_INT32)), nullptr);
+  EXPECT_NE(Host().FindKernel("Identity", TypeT(TSR_DTYPE_BOOL)), nullptr);
+}
+
+TEST(CpuPluginSmokeTest, AddV2BroadcastsAndForwards) {
+  RunResult r = Host().Run("AddV2", {Floats({2, 3}, {1, 2, 3, 4, 5, 6}), Floats({3}, {10, 20, 30})},
+                           TypeT(TSR_DTYPE_FLOAT));
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.outputs[0].dims, ElementsAre(2, 3));
+  EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(11, 22, 33, 14, 25, 36));
+  EXPECT_EQ(r.forwarded_inputs[0], 0);
+
+  r = Host().Run("AddV2", {Ints({}, {5}), Ints({2, 2}, {1, 2, 3, 4})}, TypeT(TSR_DTYPE_INT32));
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.outputs[0].values<int32_t>(), ElementsAre(6, 7, 8, 9));
+
+  r = Host().Run("AddV2", {Floats({2, 1}, {1, 2}), Floats({1, 3}, {10, 20, 30})},
+                 TypeT(TSR_DTYPE_FLOAT));
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(11, 21, 31, 12, 22, 32));
+}
+
+TEST(CpuPluginSmokeTest, AddV2RejectsIncompatibleShapes) {
+  RunResult r = Host().Run(
+      "AddV2", {Floats({2, 3}, std::vector<float>(6)), Floats({4}, std::vector<float>(4))},
+      TypeT(TSR_DTYPE_FLOAT));
+  EXPECT_EQ(r.code, TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_EQ(r.message, "Incompatible shapes: [2,3] vs. [4]");
+}
+
+TEST(CpuPluginSmokeTest, MatMulMultipliesWithTransposes) {
+  FakeAttrs attrs = TypeT(TSR_DTYPE_FLOAT);
+  attrs["transpose_a"] = FakeAttr::Bool(false);
+  attrs["transpose_b"] = FakeAttr::Bool(false);
+  RunResult r = Host().Run(
+      "MatMul", {Floats({2, 3}, {1, 2, 3, 4, 5, 6}), Floats({3, 2}, {7, 8, 9, 10, 11, 12})}, attrs);
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.outputs[0].dims, ElementsAre(2, 2));
+  EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(58, 64, 139, 154));
+
+  attrs["transpose_a"] = FakeAttr::Bool(true);
+  attrs["transpose_b"] = FakeAttr::Bool(true);
+  // a^T with a = [[1,4],[2,5],[3,6]], b^T with b = [[7,9,11],[8,10,12]].
+  r = Host().Run(
+      "MatMul", {Floats({3, 2}, {1, 4, 2, 5, 3, 6}), Floats({2, 3}, {7, 9, 11, 8, 10, 12})}, attrs);
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(58, 64, 139, 154));
+}
+
+TEST(CpuPluginSmokeTest, MatMulRejectsMismatchedInnerDimensions) {
+  FakeAttrs attrs = TypeT(TSR_DTYPE_FLOAT);
+  attrs["transpose_a"] = FakeAttr::Bool(false);
+  attrs["transpose_b"] = FakeAttr::Bool(false);
+  RunResult r = Host().Run(
+      "MatMul", {Floats({2, 3}, std::vector<float>(6)), Floats({4, 5}, std::vector<float>(20))},
+      attrs);
+  EXPECT_EQ(r.code, TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_EQ(r.message, "Matrix size-incompatible: In[0]: [2,3], In[1]: [4,5]");
+}
+
+TEST(CpuPluginSmokeTest, KernelsRejectMissingAttributes) {
+  // MatMul without transpose_a: the SDK's attribute getter reports the host's NOT_FOUND.
+  RunResult r =
+      Host().Run("MatMul", {Floats({1, 1}, {1}), Floats({1, 1}, {1})}, TypeT(TSR_DTYPE_FLOAT));
+  EXPECT_EQ(r.code, TSR_CODE_NOT_FOUND);
+  EXPECT_THAT(r.message, HasSubstr("transpose_a"));
+}
+
+TEST(CpuPluginSmokeTest, RefusesHostTableWithoutMinorZeroSlots) {
+  TSR_HostApi small = *Host().api();
+  small.struct_size = TSR_STRUCT_SIZE(TSR_HostApi, KernelContext_GetThreadPool);
+  FakeHost host;
+  std::string message;
+  EXPECT_EQ(host.LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message, &small),
+            TSR_CODE_FAILED_PRECONDITION);
+  EXPECT_THAT(message, HasSubstr("needs a host table of at least"));
+  EXPECT_TRUE(host.kernels().empty());
+}
+
+TEST(CpuPluginSmokeTest, RegistersNothingForAnotherMajor) {
+  FakeHost host;
+  std::string message;
+  // The plugin only fills its info; the host refuses from the versions it reports.
+  EXPECT_EQ(host.LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message, nullptr, TSR_ABI_VERSION_MAJOR + 1),
+            TSR_CODE_OK);
+  EXPECT_EQ(host.plugin_info().abi_version_major, TSR_ABI_VERSION_MAJOR);
+  EXPECT_TRUE(host.kernels().empty());
+  EXPECT_TRUE(host.device_types().empty());
+}
+
+}  // namespace
+}  // namespace tessera::cpu::testing
