@@ -1,0 +1,22 @@
+# Installs the build tree into a fresh prefix and runs the installed program from another folder:
+# it must find its plugins in <prefix>/lib/tessera/plugins with no environment variable.
+file(REMOVE_RECURSE "${PREFIX}")
+execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${PREFIX}"
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed: ${rc}")
+endif()
+execute_process(COMMAND "${PREFIX}/bin/tessera" plugins
+                WORKING_DIRECTORY "${PREFIX}/.."
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "cpu +[0-9.]+ +LOADED")
+  message(FATAL_ERROR "installed 'tessera plugins' did not load the CPU plugin (${rc}):\n${out}${err}")
+endif()
+execute_process(COMMAND "${PREFIX}/bin/tessera" run "${SOURCE_DIR}/examples/mlp/mlp.pb"
+                        --feed "x=${SOURCE_DIR}/examples/mlp/input.npy" --fetch predicted_class
+                WORKING_DIRECTORY "${PREFIX}/.."
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "predicted_class:0 +int64 +\\[6\\] +0 1 2 1 0 1")
+  message(FATAL_ERROR "installed 'tessera run' failed (${rc}):\n${out}${err}")
+endif()
+message(STATUS "installed tree works:\n${out}")
