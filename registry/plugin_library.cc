@@ -22,12 +22,16 @@ PluginLibrary::~PluginLibrary() = default;
 absl::StatusOr<std::shared_ptr<const PluginLibrary>> PluginLibrary::Load(const std::string& path) {
   auto impl = std::make_unique<Impl>();
   boost::dll::fs::error_code error;
-  impl->library.load(boost::dll::fs::path(path),
-                     boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now, error);
+  // RTLD_NODELETE: a plugin's code stays mapped for the life of the process even after the last
+  // handle to it goes (threads, callbacks and static objects of a plugin may outlive a registry;
+  // unloading running code is the crash every plugin host eventually meets).
+  const auto mode = static_cast<boost::dll::load_mode::type>(
+      boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now | RTLD_NODELETE);
+  impl->library.load(boost::dll::fs::path(path), mode, error);
   if (error || !impl->library.is_loaded()) {
     // Boost.DLL clears dlerror(); ask the dynamic loader again for its reason.
     std::string reason = error ? error.message() : "unknown error";
-    if (void* handle = dlopen(path.c_str(), RTLD_LOCAL | RTLD_NOW)) {
+    if (void* handle = dlopen(path.c_str(), RTLD_LOCAL | RTLD_NOW | RTLD_NODELETE)) {
       dlclose(handle);
     } else if (const char* message = dlerror()) {
       reason = message;

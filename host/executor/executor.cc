@@ -33,6 +33,9 @@ class ExecutorState {
     for (size_t i = 0; i < executor->items_.size(); ++i) {
       pending_[i].store(executor->items_[i].initial_pending, std::memory_order_relaxed);
     }
+    for (const Executor::Prefill& prefill : executor->prefills_) {
+      inputs_[prefill.slot] = *prefill.value;
+    }
   }
 
   void Start() {
@@ -291,52 +294,7 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
     total_input_slots_ += item.num_inputs;
   }
 
-  // Edges, pending counts and roots.
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const Node& node = *nodes[i];
-    NodeItem& item = items_[i];
-    std::vector<bool> has_input(item.num_inputs, false);
-    for (const Edge* e : node.in_edges()) {
-      if (!e->src->IsOp()) continue;
-      ++item.initial_pending;
-      if (!e->IsControlEdge()) has_input[e->dst_input] = true;
-    }
-    for (int k = 0; k < item.num_inputs; ++k) {
-      if (!has_input[k]) {
-        return absl::InvalidArgumentError(absl::StrCat("input ", k, " of node '", node.name(),
-                                                       "' (", node.op(), ") has no producer"));
-      }
-    }
-    item.out_begin = static_cast<int32_t>(out_edges_.size());
-    for (const Edge* e : node.out_edges()) {
-      if (!e->dst->IsOp()) continue;
-      int32_t dst = index[e->dst->id()];
-      OutEdge out;
-      out.dst = dst;
-      out.src_output = e->IsControlEdge() ? -1 : e->src_output;
-      out.dst_slot = e->IsControlEdge() ? -1 : items_[dst].input_start + e->dst_input;
-      out.is_last_use = false;
-      out.dst_single_input = false;
-      out_edges_.push_back(out);
-    }
-    item.out_end = static_cast<int32_t>(out_edges_.size());
-    // Data edges first, grouped by output; the last edge of each output moves the value.
-    std::stable_sort(out_edges_.begin() + item.out_begin, out_edges_.begin() + item.out_end,
-                     [](const OutEdge& a, const OutEdge& b) {
-                       if ((a.src_output < 0) != (b.src_output < 0)) return a.src_output >= 0;
-                       return a.src_output < b.src_output;
-                     });
-    for (int32_t e = item.out_begin; e < item.out_end; ++e) {
-      OutEdge& out = out_edges_[e];
-      bool next_same = e + 1 < item.out_end && out_edges_[e + 1].src_output == out.src_output;
-      out.is_last_use = out.src_output >= 0 && !next_same;
-    }
-    if (item.initial_pending == 0) roots_.push_back(static_cast<int32_t>(i));
-  }
-
-  for (OutEdge& out : out_edges_) out.dst_single_input = items_[out.dst].initial_pending == 1;
-
-  // Constant outputs are computed once, here.
+  // Constant outputs are computed once, here; their buffers become immutable.
   for (NodeItem& item : items_) {
     if (!item.kernel->traits().constant_outputs || item.num_inputs != 0 || item.is_async) continue;
     StepServices step;
@@ -350,8 +308,78 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
     RETURN_IF_ERROR(WithContext(status, absl::StrCat("while computing constant node '",
                                                      item.info.name, "' (", item.info.op, ")")));
     item.constant_outputs.assign(ctx.outputs.begin(), ctx.outputs.end());
+    for (Tensor& t : item.constant_outputs) {
+      if (t.buffer() != nullptr) t.buffer()->MarkImmutable();
+    }
     item.has_constant_outputs = true;
   }
+
+  // A constant that waits for nothing never runs per step: its consumers' input slots are filled
+  // when the step starts and its edges are already satisfied in the pending-count template.
+  // (A constant with control inputs, as in a cond branch, runs normally so deadness reaches it.)
+  std::vector<bool> prefilled(nodes.size(), false);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!items_[i].has_constant_outputs) continue;
+    bool waits = false;
+    for (const Edge* e : nodes[i]->in_edges()) waits = waits || e->src->IsOp();
+    prefilled[i] = !waits;
+  }
+
+  // Edges, pending counts and roots.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node& node = *nodes[i];
+    NodeItem& item = items_[i];
+    std::vector<bool> has_input(item.num_inputs, false);
+    for (const Edge* e : node.in_edges()) {
+      if (!e->src->IsOp()) continue;
+      if (!e->IsControlEdge()) has_input[e->dst_input] = true;
+      int32_t src = index[e->src->id()];
+      if (prefilled[src]) {
+        if (!e->IsControlEdge()) {
+          prefills_.push_back(
+              {item.input_start + e->dst_input, &items_[src].constant_outputs[e->src_output]});
+        }
+        continue;
+      }
+      ++item.initial_pending;
+    }
+    for (int k = 0; k < item.num_inputs; ++k) {
+      if (!has_input[k]) {
+        return absl::InvalidArgumentError(absl::StrCat("input ", k, " of node '", node.name(),
+                                                       "' (", node.op(), ") has no producer"));
+      }
+    }
+    item.out_begin = static_cast<int32_t>(out_edges_.size());
+    if (!prefilled[i]) {
+      for (const Edge* e : node.out_edges()) {
+        if (!e->dst->IsOp()) continue;
+        int32_t dst = index[e->dst->id()];
+        OutEdge out;
+        out.dst = dst;
+        out.src_output = e->IsControlEdge() ? -1 : e->src_output;
+        out.dst_slot = e->IsControlEdge() ? -1 : items_[dst].input_start + e->dst_input;
+        out.is_last_use = false;
+        out.dst_single_input = false;
+        out_edges_.push_back(out);
+      }
+    }
+    item.out_end = static_cast<int32_t>(out_edges_.size());
+    // Data edges first, grouped by output; the last edge of each output moves the value.
+    std::stable_sort(out_edges_.begin() + item.out_begin, out_edges_.begin() + item.out_end,
+                     [](const OutEdge& a, const OutEdge& b) {
+                       if ((a.src_output < 0) != (b.src_output < 0)) return a.src_output >= 0;
+                       return a.src_output < b.src_output;
+                     });
+    for (int32_t e = item.out_begin; e < item.out_end; ++e) {
+      OutEdge& out = out_edges_[e];
+      bool next_same = e + 1 < item.out_end && out_edges_[e + 1].src_output == out.src_output;
+      out.is_last_use = out.src_output >= 0 && !next_same;
+    }
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!prefilled[i] && items_[i].initial_pending == 0) roots_.push_back(static_cast<int32_t>(i));
+  }
+  for (OutEdge& out : out_edges_) out.dst_single_input = items_[out.dst].initial_pending == 1;
   return absl::OkStatus();
 }
 

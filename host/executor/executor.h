@@ -88,6 +88,12 @@ class Executor {
   ExecutorParams params_;
   std::vector<NodeItem> items_;
   std::vector<OutEdge> out_edges_;
+  // Input slots filled from constants when a step starts.
+  struct Prefill {
+    int32_t slot;
+    const Tensor* value;
+  };
+  std::vector<Prefill> prefills_;
   std::vector<int32_t> roots_;
   int32_t total_input_slots_ = 0;
 };

@@ -56,7 +56,13 @@ class RetvalKernel final : public OpKernel {
       return absl::InternalError(absl::StrCat("return value ", index_, " of node '",
                                               ctx->info->name, "' has no slot"));
     }
-    frame->retvals[index_] = std::move(ctx->inputs[0]);
+    Tensor& value = ctx->inputs[0];
+    // The client may write into what it fetched: never hand out a runtime-owned buffer.
+    if (value.buffer() != nullptr && value.buffer()->immutable() && value.host_accessible()) {
+      ASSIGN_OR_RETURN(frame->retvals[index_], value.DeepCopy());
+      return absl::OkStatus();
+    }
+    frame->retvals[index_] = std::move(value);
     return absl::OkStatus();
   }
 

@@ -93,6 +93,16 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
   return Tensor(dtype, shape, std::make_shared<TensorBuffer>(allocator, data, bytes));
 }
 
+absl::StatusOr<Tensor> Tensor::DeepCopy() const {
+  if (!host_accessible()) {
+    return absl::FailedPreconditionError("cannot copy a device-memory tensor on the host");
+  }
+  absl::StatusOr<Tensor> copy = Allocate(HostAllocator(), dtype_, shape_);
+  if (!copy.ok()) return copy.status();
+  if (TotalBytes() > 0) std::memcpy(copy->data(), data(), TotalBytes());
+  return copy;
+}
+
 std::string Tensor::SummarizeValues(int max_entries) const {
   if (!IsInitialized()) return "";
   if (!host_accessible()) return "<device memory>";

@@ -70,11 +70,16 @@ class TensorBuffer {
   size_t size() const { return size_; }
   Allocator* allocator() const { return allocator_; }
   bool host_accessible() const { return allocator_->host_accessible(); }
+  // Buffers owned by the runtime (constants computed once per executor) are immutable: nothing
+  // may write them, and values handed to a client are copied out of them.
+  void MarkImmutable() { immutable_ = true; }
+  bool immutable() const { return immutable_; }
 
  private:
   Allocator* allocator_;
   void* data_;
   size_t size_;
+  bool immutable_ = false;
 };
 
 class Tensor {
@@ -130,7 +135,11 @@ class Tensor {
     return buffer_ != nullptr && buffer_ == other.buffer_;
   }
   // True when this is the only reference to the buffer (it may be reused in place).
-  bool RefCountIsOne() const { return buffer_ != nullptr && buffer_.use_count() == 1; }
+  bool RefCountIsOne() const {
+    return buffer_ != nullptr && buffer_.use_count() == 1 && !buffer_->immutable();
+  }
+  // A host-memory copy with its own buffer.
+  absl::StatusOr<Tensor> DeepCopy() const;
 
   // The same buffer seen with another shape of the same element count.
   Tensor Reshaped(const TensorShape& shape) const { return Tensor(dtype_, shape, buffer_); }

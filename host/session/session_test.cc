@@ -126,6 +126,23 @@ TEST(SessionTest, FeedsAreNotModifiedInPlace) {
   EXPECT_THAT(out[0].flat<float>(), ::testing::ElementsAre(2, 3));
 }
 
+TEST(SessionTest, FetchedConstantsAreCopiesTheClientMayWrite) {
+  std::string graph = absl::StrCat(FloatConst("c", 7), Unary("id", "Identity", "c"),
+                                   Binary("sum", "AddV2", "c", "id"));
+  auto session = MustCreate(graph);
+  ASSERT_NE(session, nullptr);
+  for (int run = 0; run < 2; ++run) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(session->Run({}, {"c", "id", "sum"}, {}, &out).ok());
+    EXPECT_EQ(*out[0].data<float>(), 7);
+    EXPECT_EQ(*out[1].data<float>(), 7);
+    EXPECT_EQ(*out[2].data<float>(), 14);
+    // Writing into fetched values must not change what the next run computes.
+    *out[0].data<float>() = -1;
+    *out[1].data<float>() = -1;
+  }
+}
+
 TEST(SessionTest, AsyncKernelsCompleteFromOtherThreads) {
   std::string graph = kPlaceholder;
   std::string prev = "x";

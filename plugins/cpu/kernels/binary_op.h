@@ -29,12 +29,34 @@ class BinaryKernel : public sdk::Kernel {
   }
 
  private:
+  // Below this many elements the loop runs on the calling thread without Eigen's pool machinery.
+  static constexpr int64_t kInlineElements = 4096;
+
   template <typename T>
   static Status ComputeTyped(KernelContext& ctx, const TensorView& x, const TensorView& y) {
+    const sdk::Shape x_shape = x.shape();
+    const sdk::Shape y_shape = y.shape();
+    if (x_shape == y_shape) {
+      // The common case: no broadcasting, no plan.
+      TensorView out;
+      TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, x_shape, &out));
+      const int64_t n = out.num_elements();
+      if (n <= kInlineElements) {
+        const T* xp = x.data<const T>();
+        const T* yp = y.data<const T>();
+        T* op = out.data<T>();
+        const Op<T> fn;
+        for (int64_t i = 0; i < n; ++i) op[i] = fn(xp[i], yp[i]);
+        return OkStatus();
+      }
+      sdk::EigenDevice device(ctx.thread_pool());
+      Flat<T>(out).device(device.device()) = ConstFlat<T>(x).binaryExpr(ConstFlat<T>(y), Op<T>());
+      return OkStatus();
+    }
     BroadcastPlan plan;
-    if (!plan.Init(x.shape(), y.shape())) {
-      return sdk::InvalidArgument("Incompatible shapes: ", x.shape().DebugString(), " vs. ",
-                                  y.shape().DebugString());
+    if (!plan.Init(x_shape, y_shape)) {
+      return sdk::InvalidArgument("Incompatible shapes: ", x_shape.DebugString(), " vs. ",
+                                  y_shape.DebugString());
     }
     TensorView out;
     // Forwarding is safe even when broadcasting: an input with the output's size is read at the
