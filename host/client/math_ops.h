@@ -22,167 +22,81 @@ Operation ReductionOp(const Scope& scope, absl::string_view op, const Input& inp
                       const Input& axis, bool keep_dims);
 inline Output FirstOutput(const Operation& op) { return op.valid() ? op.output(0) : Output(); }
 
+
+// Element-wise ops share one shape: a node with TensorFlow's op name whose inputs are of one type
+// (attr T), converting to its single output (`z` for binary ops, `y` for unary ones, as
+// TensorFlow names them).
+template <const char* kOpName>
+class BinaryElementwise {
+ public:
+  BinaryElementwise(const Scope& scope, Input x, Input y)
+      : operation(BinaryOp(scope, kOpName, x, y)), z(FirstOutput(operation)) {}
+  operator Output() const { return z; }
+  Operation operation;
+  Output z;
+};
+
+template <const char* kOpName>
+class UnaryElementwise {
+ public:
+  UnaryElementwise(const Scope& scope, Input x)
+      : operation(UnaryOp(scope, kOpName, x)), y(FirstOutput(operation)) {}
+  operator Output() const { return y; }
+  Operation operation;
+  Output y;
+};
+
+inline constexpr char kAdd[] = "Add";
+inline constexpr char kAddV2[] = "AddV2";
+inline constexpr char kSub[] = "Sub";
+inline constexpr char kMul[] = "Mul";
+inline constexpr char kRealDiv[] = "RealDiv";
+inline constexpr char kMaximum[] = "Maximum";
+inline constexpr char kMinimum[] = "Minimum";
+inline constexpr char kNeg[] = "Neg";
+inline constexpr char kAbs[] = "Abs";
+inline constexpr char kExp[] = "Exp";
+inline constexpr char kLog[] = "Log";
+inline constexpr char kSqrt[] = "Sqrt";
+inline constexpr char kRsqrt[] = "Rsqrt";
+inline constexpr char kSquare[] = "Square";
+inline constexpr char kTanh[] = "Tanh";
+inline constexpr char kSigmoid[] = "Sigmoid";
 }  // namespace internal
 
 // Returns x + y element-wise, with broadcasting (also string concatenation in TensorFlow). Attr T.
-class Add {
- public:
-  Add(const Scope& scope, Input x, Input y)
-      : operation(internal::BinaryOp(scope, "Add", x, y)), z(internal::FirstOutput(operation)) {}
-  operator Output() const { return z; }
-  Operation operation;
-  Output z;
-};
-
+using Add = internal::BinaryElementwise<internal::kAdd>;
 // Returns x + y element-wise, with broadcasting. Attr T.
-class AddV2 {
- public:
-  AddV2(const Scope& scope, Input x, Input y)
-      : operation(internal::BinaryOp(scope, "AddV2", x, y)), z(internal::FirstOutput(operation)) {}
-  operator Output() const { return z; }
-  Operation operation;
-  Output z;
-};
-
+using AddV2 = internal::BinaryElementwise<internal::kAddV2>;
 // Returns x - y element-wise, with broadcasting. Attr T.
-class Sub {
- public:
-  Sub(const Scope& scope, Input x, Input y)
-      : operation(internal::BinaryOp(scope, "Sub", x, y)), z(internal::FirstOutput(operation)) {}
-  operator Output() const { return z; }
-  Operation operation;
-  Output z;
-};
-
+using Sub = internal::BinaryElementwise<internal::kSub>;
 // Returns x * y element-wise, with broadcasting. Attr T.
-class Mul {
- public:
-  Mul(const Scope& scope, Input x, Input y)
-      : operation(internal::BinaryOp(scope, "Mul", x, y)), z(internal::FirstOutput(operation)) {}
-  operator Output() const { return z; }
-  Operation operation;
-  Output z;
-};
-
+using Mul = internal::BinaryElementwise<internal::kMul>;
 // Returns x / y element-wise for real types, with broadcasting. Attr T.
-class RealDiv {
- public:
-  RealDiv(const Scope& scope, Input x, Input y)
-      : operation(internal::BinaryOp(scope, "RealDiv", x, y)), z(internal::FirstOutput(operation)) {}
-  operator Output() const { return z; }
-  Operation operation;
-  Output z;
-};
-
+using RealDiv = internal::BinaryElementwise<internal::kRealDiv>;
 // Returns max(x, y) element-wise, with broadcasting. Attr T.
-class Maximum {
- public:
-  Maximum(const Scope& scope, Input x, Input y)
-      : operation(internal::BinaryOp(scope, "Maximum", x, y)), z(internal::FirstOutput(operation)) {}
-  operator Output() const { return z; }
-  Operation operation;
-  Output z;
-};
-
+using Maximum = internal::BinaryElementwise<internal::kMaximum>;
 // Returns min(x, y) element-wise, with broadcasting. Attr T.
-class Minimum {
- public:
-  Minimum(const Scope& scope, Input x, Input y)
-      : operation(internal::BinaryOp(scope, "Minimum", x, y)), z(internal::FirstOutput(operation)) {}
-  operator Output() const { return z; }
-  Operation operation;
-  Output z;
-};
+using Minimum = internal::BinaryElementwise<internal::kMinimum>;
 
 // Returns -x element-wise. Attr T.
-class Neg {
- public:
-  Neg(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Neg", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Neg = internal::UnaryElementwise<internal::kNeg>;
 // Returns |x| element-wise. Attr T.
-class Abs {
- public:
-  Abs(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Abs", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Abs = internal::UnaryElementwise<internal::kAbs>;
 // Returns e^x element-wise. Attr T.
-class Exp {
- public:
-  Exp(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Exp", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Exp = internal::UnaryElementwise<internal::kExp>;
 // Returns the natural logarithm of x element-wise. Attr T.
-class Log {
- public:
-  Log(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Log", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Log = internal::UnaryElementwise<internal::kLog>;
 // Returns the square root of x element-wise. Attr T.
-class Sqrt {
- public:
-  Sqrt(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Sqrt", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Sqrt = internal::UnaryElementwise<internal::kSqrt>;
 // Returns 1 / sqrt(x) element-wise. Attr T.
-class Rsqrt {
- public:
-  Rsqrt(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Rsqrt", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Rsqrt = internal::UnaryElementwise<internal::kRsqrt>;
 // Returns x * x element-wise. Attr T.
-class Square {
- public:
-  Square(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Square", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Square = internal::UnaryElementwise<internal::kSquare>;
 // Returns the hyperbolic tangent of x element-wise. Attr T.
-class Tanh {
- public:
-  Tanh(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Tanh", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
-
+using Tanh = internal::UnaryElementwise<internal::kTanh>;
 // Returns 1 / (1 + e^-x) element-wise. Attr T.
-class Sigmoid {
- public:
-  Sigmoid(const Scope& scope, Input x)
-      : operation(internal::UnaryOp(scope, "Sigmoid", x)), y(internal::FirstOutput(operation)) {}
-  operator Output() const { return y; }
-  Operation operation;
-  Output y;
-};
+using Sigmoid = internal::UnaryElementwise<internal::kSigmoid>;
 
 // The matrix product of a and b (each optionally transposed). Attrs T, transpose_a,
 // transpose_b, and grad_a/grad_b (hints that the product is a gradient; no effect on the value).
