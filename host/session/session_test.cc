@@ -2,8 +2,10 @@
 // testkit plugin (async, failing and slow kernels).
 #include "host/session/session.h"
 
+#include <atomic>
 #include <cmath>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -141,6 +143,31 @@ TEST(SessionTest, FetchedConstantsAreCopiesTheClientMayWrite) {
     *out[0].data<float>() = -1;
     *out[1].data<float>() = -1;
   }
+}
+
+TEST(SessionTest, ConcurrentRunsOnOneSessionAreIndependent) {
+  // y = (x + 1) * (x - 1), with 4 threads running both cached and new signatures at once.
+  std::string graph = absl::StrCat(kPlaceholder, FloatConst("one", 1),
+                                   Binary("a", "AddV2", "x", "one"), Binary("b", "Sub", "x", "one"),
+                                   Binary("y", "Mul", "a", "b"));
+  auto session = MustCreate(graph);
+  ASSERT_NE(session, nullptr);
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        float x = static_cast<float>(t * 1000 + i);
+        std::vector<Tensor> out;
+        std::vector<std::string> fetches = (i % 2 == 0) ? std::vector<std::string>{"y"}
+                                                        : std::vector<std::string>{"y", "a"};
+        absl::Status s = session->Run({{"x", Tensor::Vector<float>({x, x})}}, fetches, {}, &out);
+        if (!s.ok() || out[0].data<float>()[1] != (x + 1) * (x - 1)) failures.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
 }
 
 TEST(SessionTest, AsyncKernelsCompleteFromOtherThreads) {
