@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "host/executor/host_kernels.h"
 #include "host/graph/graph.h"
+#include "host/ops/node_def_util.h"
 #include "host/runtime/device.h"
 #include "registry/kernel_handle.h"
 #include "registry/status_macros.h"
@@ -62,20 +63,6 @@ std::string DescribeNodeTypes(const Node& node, const KernelSpec& spec) {
     }
   }
   return absl::StrJoin(parts, ", ");
-}
-
-// Number of tensors an argument stands for on this node (1, N for number_attr, or the length of
-// its type list).
-int ArgCount(const tensorflow::OpDef::ArgDef& arg, const Node& node) {
-  if (!arg.number_attr().empty()) {
-    const tensorflow::AttrValue* n = node.attr(arg.number_attr());
-    return n == nullptr ? 0 : static_cast<int>(n->i());
-  }
-  if (!arg.type_list_attr().empty()) {
-    const tensorflow::AttrValue* list = node.attr(arg.type_list_attr());
-    return list == nullptr ? 0 : list->list().type_size();
-  }
-  return 1;
 }
 
 // Plugin kernels seen as OpKernels: one indirect call per Compute.
@@ -155,15 +142,13 @@ absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(
   // Host-memory outputs, by argument name.
   const OpRegistration* registration = node.op_registration();
   if (!spec->host_memory_args.empty() && registration != nullptr) {
+    const tensorflow::OpDef& op_def = registration->op_def;
+    ASSIGN_OR_RETURN(std::vector<int> sizes, OutputArgSizes(node.def(), op_def));
     int index = 0;
-    for (const auto& arg : registration->op_def.output_arg()) {
-      int count = ArgCount(arg, node);
+    for (int a = 0; a < op_def.output_arg_size(); ++a) {
       bool on_host = std::find(spec->host_memory_args.begin(), spec->host_memory_args.end(),
-                               arg.name()) != spec->host_memory_args.end();
-      for (int k = 0; k < count && index < static_cast<int>(info->output_in_host_memory.size());
-           ++k, ++index) {
-        info->output_in_host_memory[index] = on_host;
-      }
+                               op_def.output_arg(a).name()) != spec->host_memory_args.end();
+      for (int k = 0; k < sizes[a]; ++k, ++index) info->output_in_host_memory[index] = on_host;
     }
   }
 

@@ -11,33 +11,43 @@
 namespace tessera {
 namespace {
 
+absl::Status AddOneArgTypes(const tensorflow::NodeDef& node, const tensorflow::OpDef::ArgDef& arg,
+                            std::vector<DataType>* types) {
+  if (!arg.type_list_attr().empty()) {
+    std::vector<DataType> list;
+    RETURN_IF_ERROR(GetNodeAttr(node, arg.type_list_attr(), &list));
+    if (static_cast<int64_t>(types->size() + list.size()) > kMaxNodeArgs) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          FormatNodeForError(node), " has more than ", kMaxNodeArgs, " arguments"));
+    }
+    types->insert(types->end(), list.begin(), list.end());
+    return absl::OkStatus();
+  }
+  DataType type = static_cast<DataType>(arg.type());
+  if (!arg.type_attr().empty()) RETURN_IF_ERROR(GetNodeAttr(node, arg.type_attr(), &type));
+  int64_t count = 1;
+  if (!arg.number_attr().empty()) {
+    RETURN_IF_ERROR(GetNodeAttr(node, arg.number_attr(), &count));
+    if (count < 0 || static_cast<int64_t>(types->size()) + count > kMaxNodeArgs) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "attr '", arg.number_attr(), "' of ", FormatNodeForError(node), " is ", count,
+          ", expected a count in [0, ", kMaxNodeArgs, "]"));
+    }
+  }
+  types->insert(types->end(), static_cast<size_t>(count), type);
+  return absl::OkStatus();
+}
+
+// Appends the types of `args` to `types`; `sizes`, when given, gets each argument's tensor count.
 absl::Status AddArgTypes(const tensorflow::NodeDef& node,
                          const google::protobuf::RepeatedPtrField<tensorflow::OpDef::ArgDef>& args,
-                         std::vector<DataType>* types) {
+                         std::vector<DataType>* types, std::vector<int>* sizes = nullptr) {
   types->clear();
+  if (sizes != nullptr) sizes->clear();
   for (const tensorflow::OpDef::ArgDef& arg : args) {
-    if (!arg.type_list_attr().empty()) {
-      std::vector<DataType> list;
-      RETURN_IF_ERROR(GetNodeAttr(node, arg.type_list_attr(), &list));
-      if (static_cast<int64_t>(types->size() + list.size()) > kMaxNodeArgs) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            FormatNodeForError(node), " has more than ", kMaxNodeArgs, " arguments"));
-      }
-      types->insert(types->end(), list.begin(), list.end());
-      continue;
-    }
-    DataType type = static_cast<DataType>(arg.type());
-    if (!arg.type_attr().empty()) RETURN_IF_ERROR(GetNodeAttr(node, arg.type_attr(), &type));
-    int64_t count = 1;
-    if (!arg.number_attr().empty()) {
-      RETURN_IF_ERROR(GetNodeAttr(node, arg.number_attr(), &count));
-      if (count < 0 || static_cast<int64_t>(types->size()) + count > kMaxNodeArgs) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "attr '", arg.number_attr(), "' of ", FormatNodeForError(node), " is ", count,
-            ", expected a count in [0, ", kMaxNodeArgs, "]"));
-      }
-    }
-    types->insert(types->end(), static_cast<size_t>(count), type);
+    const size_t before = types->size();
+    RETURN_IF_ERROR(AddOneArgTypes(node, arg, types));
+    if (sizes != nullptr) sizes->push_back(static_cast<int>(types->size() - before));
   }
   return absl::OkStatus();
 }
@@ -87,6 +97,14 @@ absl::Status InOutTypesForNode(const tensorflow::NodeDef& node, const tensorflow
                                std::vector<DataType>* output_types) {
   RETURN_IF_ERROR(AddArgTypes(node, op_def.input_arg(), input_types));
   return AddArgTypes(node, op_def.output_arg(), output_types);
+}
+
+absl::StatusOr<std::vector<int>> OutputArgSizes(const tensorflow::NodeDef& node,
+                                                const tensorflow::OpDef& op_def) {
+  std::vector<DataType> types;
+  std::vector<int> sizes;
+  RETURN_IF_ERROR(AddArgTypes(node, op_def.output_arg(), &types, &sizes));
+  return sizes;
 }
 
 }  // namespace tessera

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "host/graph/proto/node_def.pb.h"
 #include "host/graph/proto/op_def.pb.h"
 #include "host/runtime/types.h"
@@ -31,6 +32,11 @@ absl::Status ValidateNodeDefAttrs(const tensorflow::NodeDef& node,
 absl::Status InOutTypesForNode(const tensorflow::NodeDef& node, const tensorflow::OpDef& op_def,
                                std::vector<DataType>* input_types,
                                std::vector<DataType>* output_types);
+
+// How many tensors each output argument of `op_def` stands for on `node` (1, the value of its
+// number attr, or the length of its type list), in argument order.
+absl::StatusOr<std::vector<int>> OutputArgSizes(const tensorflow::NodeDef& node,
+                                                const tensorflow::OpDef& op_def);
 
 }  // namespace tessera
 
