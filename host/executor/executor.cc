@@ -238,11 +238,11 @@ class ExecutorState {
     absl::Status status;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      status = status_;
+      status = std::move(status_);
     }
     Executor::DoneCallback done = std::move(done_);
     delete this;
-    done(status);
+    done(std::move(status));
   }
 
   const Executor* executor_;
@@ -392,9 +392,9 @@ absl::Status Executor::Run(const Args& args) const {
   std::condition_variable cv;
   bool finished = false;
   absl::Status result;
-  RunAsync(args, [&](const absl::Status& status) {
+  RunAsync(args, [&](absl::Status status) {
     std::lock_guard<std::mutex> lock(mu);
-    result = status;
+    result = std::move(status);
     finished = true;
     cv.notify_all();
   });

@@ -33,7 +33,9 @@ struct ExecutorParams {
 class Executor {
  public:
   using Runner = std::function<void(std::function<void()>)>;
-  using DoneCallback = std::function<void(const absl::Status&)>;
+  // Receives the step's status by value: the thread that finishes a step keeps no reference to
+  // it once the callback has it (the caller may be gone by the time that thread unwinds).
+  using DoneCallback = std::function<void(absl::Status)>;
 
   struct Args {
     int64_t step_id = 0;

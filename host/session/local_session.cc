@@ -177,9 +177,9 @@ absl::Status LocalSession::Execute(const RunOptions& options, const ExecutionPla
   args.call_frame = frame;
   args.cancelled = &cancelled;
   args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
-  plan.executors.front()->RunAsync(args, [&waiter](const absl::Status& status) {
+  plan.executors.front()->RunAsync(args, [&waiter](absl::Status status) {
     std::lock_guard<std::mutex> lock(waiter.mu);
-    waiter.status = status;
+    waiter.status = std::move(status);
     waiter.done = true;
     waiter.cv.notify_all();
   });
