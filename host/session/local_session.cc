@@ -204,7 +204,7 @@ absl::Status LocalSession::Run(const RunOptions& options,
                                const std::vector<std::pair<std::string, Tensor>>& feeds,
                                const std::vector<std::string>& fetches,
                                const std::vector<std::string>& targets,
-                               std::vector<Tensor>* outputs) {
+                               std::vector<Tensor>* outputs, RunMetadata* metadata) {
   ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan,
                    GetOrCreatePlan(feeds, fetches, targets));
   RETURN_IF_ERROR(CheckFeeds(*plan, feeds));

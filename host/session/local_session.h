@@ -29,7 +29,7 @@ class LocalSession final : public Session {
                    const std::vector<std::pair<std::string, Tensor>>& feeds,
                    const std::vector<std::string>& fetches,
                    const std::vector<std::string>& targets,
-                   std::vector<Tensor>* outputs) override;
+                   std::vector<Tensor>* outputs, RunMetadata* metadata) override;
   using Session::Run;
 
   std::vector<std::string> ListDevices() const override;

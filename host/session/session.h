@@ -3,6 +3,7 @@
 #ifndef TESSERA_HOST_SESSION_SESSION_H_
 #define TESSERA_HOST_SESSION_SESSION_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "host/graph/proto/graph.pb.h"
+#include "host/runtime/step_stats.h"
 #include "host/runtime/tensor.h"
 
 namespace tessera {
@@ -26,13 +28,26 @@ struct SessionOptions {
   int intra_op_threads = 0;
   // Place nodes whose requested device cannot be satisfied on another device instead of failing.
   bool allow_soft_placement = false;
-  // Print every node's device to stderr when a signature is first placed.
+  // Print every node's device to stderr when the graph is placed.
   bool log_device_placement = false;
+  // How many devices of a type to create, e.g. {"CPU": 2} for /device:CPU:0 and /device:CPU:1.
+  // Types not listed get their plugin's default (one CPU device; every device of other types).
+  std::map<std::string, int> device_count;
 };
 
 struct RunOptions {
   // 0: no deadline.
   int64_t timeout_ms = 0;
+  // Record one entry per executed node (device, thread, op, output shapes, start and end) into
+  // RunMetadata::step_stats.
+  bool collect_step_stats = false;
+};
+
+// What a step reports beside its outputs.
+struct RunMetadata {
+  StepStats step_stats;  // filled when RunOptions::collect_step_stats is set
+  // The devices the signature runs on, one partition (and one executor) each.
+  std::vector<std::string> partition_devices;
 };
 
 class Session {
@@ -50,8 +65,14 @@ class Session {
                            const std::vector<std::pair<std::string, Tensor>>& feeds,
                            const std::vector<std::string>& fetches,
                            const std::vector<std::string>& targets,
-                           std::vector<Tensor>* outputs) = 0;
+                           std::vector<Tensor>* outputs, RunMetadata* metadata) = 0;
 
+  absl::Status Run(const RunOptions& options,
+                   const std::vector<std::pair<std::string, Tensor>>& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs) {
+    return Run(options, feeds, fetches, targets, outputs, nullptr);
+  }
   absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
                    const std::vector<std::string>& fetches,
                    const std::vector<std::string>& targets, std::vector<Tensor>* outputs) {
