@@ -1,6 +1,8 @@
-// PluginDevice and the device-type calls of DeviceTypeSpec (DeviceCount, CreateDevice).
+// PluginDevice and the device-type calls of DeviceTypeSpec (DeviceCount, DeviceCountForConfig,
+// CreateDevice).
 #include "registry/device_handle.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -40,11 +42,44 @@ absl::StatusOr<int> DeviceTypeSpec::DeviceCount() const {
   return static_cast<int>(count);
 }
 
+absl::StatusOr<int> DeviceTypeSpec::DeviceCountForConfig(int requested) const {
+  if (requested < -1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("device type '", device_type, "': requested device count ", requested,
+                     " is negative (expected -1 for the default, or a count >= 0)"));
+  }
+  if (requested == 0) return 0;
+  if (registration.GetDeviceCountForConfig == nullptr) {
+    absl::StatusOr<int> available = DeviceCount();
+    if (!available.ok() || requested < 0) return available;
+    return std::min(*available, requested);
+  }
+  const std::string context = TypeContext(*this, "GetDeviceCountForConfig");
+  int32_t count = 0;
+  TSR_Status* status;
+  {
+    std::unique_lock<std::mutex> lock = LockIfSerialized(*this);
+    status = registration.GetDeviceCountForConfig(registration.user_data, requested, &count);
+  }
+  absl::Status converted =
+      FromAbiStatus(status, absl::StrCat(context, " (requested ", requested, ")"));
+  if (!converted.ok()) return converted;
+  if (count < 0) {
+    return absl::InternalError(
+        absl::StrCat(context, ": returned negative count ", count, " for requested ", requested));
+  }
+  if (requested > 0 && count > requested) {
+    return absl::InternalError(absl::StrCat(context, ": returned ", count,
+                                            " devices, more than the ", requested, " requested"));
+  }
+  return static_cast<int>(count);
+}
+
 absl::StatusOr<std::unique_ptr<PluginDevice>> DeviceTypeSpec::CreateDevice(
-    int ordinal, const DeviceOptions& options) const {
+    int ordinal, const DeviceOptions& options, int requested_count) const {
   const std::string context =
       absl::StrCat(TypeContext(*this, "Device_Create"), " (ordinal ", ordinal, ")");
-  absl::StatusOr<int> count = DeviceCount();
+  absl::StatusOr<int> count = DeviceCountForConfig(requested_count);
   if (!count.ok()) return count.status();
   if (ordinal < 0 || ordinal >= *count) {
     return absl::OutOfRangeError(

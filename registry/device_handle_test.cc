@@ -106,6 +106,9 @@ TEST(PluginDeviceTest, DeviceOutlivesItsRegistry) {
 struct Behavior {
   bool fail = false;
   int32_t count = 1;
+  int32_t config_count = -1;  // GetDeviceCountForConfig's answer; -1: echo the request
+  int32_t last_requested = -100;
+  int config_calls = 0;
   bool null_device = false;
   bool null_memory = false;
   std::atomic<int> destroyed{0};
@@ -252,6 +255,79 @@ TEST_F(InProcessDeviceTest, PropertiesAndStreamErrors) {
               "Stream_Create: no streams left");
   device->DestroyStream(*stream);
   EXPECT_EQ(behavior_.destroyed, 1);
+}
+
+TSR_Status* CountForConfig(void*, int32_t requested, int32_t* count) {
+  ++behavior->config_calls;
+  behavior->last_requested = requested;
+  *count =
+      behavior->config_count == -1 ? (requested == -1 ? 3 : requested) : behavior->config_count;
+  return behavior->fail ? AbiStatusCreate(TSR_CODE_INVALID_ARGUMENT, "too many devices") : nullptr;
+}
+
+TEST_F(InProcessDeviceTest, DeviceCountForConfigWithoutTheSlotCapsGetDeviceCount) {
+  DeviceTypeSpec spec = *Spec(Table("T", 0));
+  behavior_.count = 2;
+  EXPECT_EQ(*spec.DeviceCountForConfig(-1), 2);
+  EXPECT_EQ(*spec.DeviceCountForConfig(1), 1);
+  EXPECT_EQ(*spec.DeviceCountForConfig(5), 2);
+  EXPECT_EQ(*spec.DeviceCountForConfig(0), 0);
+  ExpectError(spec.CreateDevice(1, {}, 1).status(), absl::StatusCode::kOutOfRange,
+              "ordinal 1 is outside [0, 1)");
+  EXPECT_TRUE(spec.CreateDevice(1, {}, 5).ok());
+}
+
+TEST_F(InProcessDeviceTest, DeviceCountForConfigAsksTheSlot) {
+  TSR_DeviceTypeRegistration r = Table("T", 0);
+  r.GetDeviceCountForConfig = CountForConfig;
+  DeviceTypeSpec spec = *Spec(r);
+  EXPECT_EQ(*spec.DeviceCountForConfig(-1), 3);
+  EXPECT_EQ(behavior_.last_requested, -1);
+  EXPECT_EQ(*spec.DeviceCountForConfig(6), 6);
+  EXPECT_EQ(behavior_.last_requested, 6);
+  // 0 never reaches the plugin.
+  const int calls = behavior_.config_calls;
+  EXPECT_EQ(*spec.DeviceCountForConfig(0), 0);
+  EXPECT_EQ(behavior_.config_calls, calls);
+  // Ordinals up to the answer are valid although GetDeviceCount says 1.
+  absl::StatusOr<std::unique_ptr<PluginDevice>> device = spec.CreateDevice(5, {}, 6);
+  ASSERT_TRUE(device.ok()) << device.status();
+  EXPECT_EQ((*device)->name(), "T:5");
+  ExpectError(spec.CreateDevice(6, {}, 6).status(), absl::StatusCode::kOutOfRange,
+              "Device_Create (ordinal 6): ordinal 6 is outside [0, 6)");
+}
+
+TEST_F(InProcessDeviceTest, DeviceCountForConfigErrors) {
+  TSR_DeviceTypeRegistration r = Table("T", 0);
+  r.GetDeviceCountForConfig = CountForConfig;
+  DeviceTypeSpec spec = *Spec(r);
+  ExpectError(spec.DeviceCountForConfig(-2).status(), absl::StatusCode::kInvalidArgument,
+              "device type 'T': requested device count -2 is negative");
+  behavior_.config_count = -4;
+  ExpectError(spec.DeviceCountForConfig(2).status(), absl::StatusCode::kInternal,
+              "device type 'T' from plugin 'inproc' GetDeviceCountForConfig: returned negative "
+              "count -4 for requested 2");
+  behavior_.config_count = 5;
+  ExpectError(spec.DeviceCountForConfig(3).status(), absl::StatusCode::kInternal,
+              "GetDeviceCountForConfig: returned 5 devices, more than the 3 requested");
+  EXPECT_EQ(*spec.DeviceCountForConfig(-1), 5);  // the default is the plugin's to choose
+  behavior_.fail = true;
+  ExpectError(spec.DeviceCountForConfig(300).status(), absl::StatusCode::kInvalidArgument,
+              "device type 'T' from plugin 'inproc' GetDeviceCountForConfig (requested 300): "
+              "too many devices");
+  ExpectError(spec.CreateDevice(0, {}, 300).status(), absl::StatusCode::kInvalidArgument,
+              "too many devices");
+}
+
+TEST_F(InProcessDeviceTest, MinorOneTableSizeHidesTheCountForConfigSlot) {
+  TSR_DeviceTypeRegistration r = Table("T", 0);
+  r.GetDeviceCountForConfig = CountForConfig;
+  r.struct_size = TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, Event_Synchronize);
+  DeviceTypeSpec spec = *Spec(r);
+  EXPECT_EQ(spec.registration.GetDeviceCountForConfig, nullptr);
+  behavior_.count = 2;
+  EXPECT_EQ(*spec.DeviceCountForConfig(4), 2);
+  EXPECT_EQ(behavior_.config_calls, 0);
 }
 
 TEST_F(InProcessDeviceTest, SerializeCallsFlagSerializesEveryCall) {

@@ -29,6 +29,16 @@ LoadedPlugin Rejected(LoadedPlugin loaded, absl::Status status) {
   return loaded;
 }
 
+// The host never calls a slot added in a minor newer than the one the plugin implements, even
+// when the plugin's struct_size would cover it.
+void DropSlotsNewerThan(uint32_t plugin_minor, PluginRegistrations& registrations) {
+  if (plugin_minor < 2) {
+    for (DeviceTypeSpec& spec : registrations.device_types) {
+      spec.registration.GetDeviceCountForConfig = nullptr;
+    }
+  }
+}
+
 // Calls Init, then checks what the plugin reported. Keeps the registrations only on success.
 absl::Status RunInit(TSR_Plugin_InitFn init, const Identity& identity,
                      std::shared_ptr<const PluginLibrary> library, const LoaderOptions& options,
@@ -87,6 +97,7 @@ absl::Status RunInit(TSR_Plugin_InitFn init, const Identity& identity,
     loaded.record.warnings.push_back(absl::StrCat("registration refused: ", refused.message()));
   }
   loaded.registrations = std::move(registrar.registrations);
+  DropSlotsNewerThan(info.abi_version_minor, loaded.registrations);
   return absl::OkStatus();
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "registry/abi_status.h"
 #include "registry/host_api.h"
@@ -19,6 +20,9 @@ namespace tessera {
 namespace {
 
 using testing_paths::FakeManifest;
+
+// This host's ABI version as refusals print it ("0.2").
+std::string HostAbi() { return absl::StrCat(TSR_ABI_VERSION_MAJOR, ".", TSR_ABI_VERSION_MINOR); }
 
 LoaderOptions Options() {
   LoaderOptions options;
@@ -92,8 +96,10 @@ TEST(PluginLoaderTest, RejectsLibraryWithoutInit) {
 TEST(PluginLoaderTest, RejectsAbiMajorMismatchBeforeLoading) {
   LoadedPlugin loaded = LoadPlugin(FakeManifest("abi_major", "fake_major"), Options());
   ExpectRejected(loaded, absl::StatusCode::kFailedPrecondition,
-                 "plugin 'fake_major' 3.0.0 (libtessera_fake_major.so) is built for ABI major 7; "
-                 "this host is 0.1: upgrade Tessera or install a fake_major built for ABI 0.1");
+                 absl::StrCat("plugin 'fake_major' 3.0.0 (libtessera_fake_major.so) is built for "
+                              "ABI major 7; this host is ",
+                              HostAbi(), ": upgrade Tessera or install a fake_major built for ABI ",
+                              HostAbi()));
   EXPECT_EQ(loaded.library, nullptr);  // never dlopened
 }
 
@@ -101,17 +107,22 @@ TEST(PluginLoaderTest, RejectsPluginNeedingNewerHostMinorInManifest) {
   LoadedPlugin loaded =
       LoadPlugin(FakeManifest("newer_minor_manifest", "fake_minor_manifest"), Options());
   ExpectRejected(loaded, absl::StatusCode::kFailedPrecondition,
-                 "plugin 'fake_minor_manifest' 0.1.0 (libtessera_fake_minor_manifest.so) needs "
-                 "host ABI >= 0.7; this host is 0.1: upgrade Tessera or install a "
-                 "fake_minor_manifest built for ABI 0.1");
+                 absl::StrCat("plugin 'fake_minor_manifest' 0.1.0 "
+                              "(libtessera_fake_minor_manifest.so) needs host ABI >= 0.7; this "
+                              "host is ",
+                              HostAbi(),
+                              ": upgrade Tessera or install a fake_minor_manifest built for ABI ",
+                              HostAbi()));
   EXPECT_EQ(loaded.library, nullptr);
 }
 
 TEST(PluginLoaderTest, RejectsPluginNeedingNewerHostMinorInInitInfo) {
   LoadedPlugin loaded = LoadPlugin(FakeManifest("newer_minor_info", "fake_minor_info"), Options());
   ExpectRejected(loaded, absl::StatusCode::kFailedPrecondition,
-                 "plugin 'fake_minor_info' 0.1.0 (libtessera_fake_minor_info.so) needs host ABI "
-                 ">= 0.7 (as reported by TSR_Plugin_Init); this host is 0.1: upgrade Tessera");
+                 absl::StrCat("plugin 'fake_minor_info' 0.1.0 (libtessera_fake_minor_info.so) "
+                              "needs host ABI >= 0.7 (as reported by TSR_Plugin_Init); this host "
+                              "is ",
+                              HostAbi(), ": upgrade Tessera"));
   EXPECT_NE(loaded.library, nullptr);  // loaded, kept alive, unused
 }
 

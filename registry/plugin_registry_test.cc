@@ -7,9 +7,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "registry/device_handle.h"
 #include "registry/host_api.h"
 #include "registry/testing/fake_plugin_paths.h"
 
@@ -17,6 +19,9 @@ namespace tessera {
 namespace {
 
 using testing_paths::FakePluginCase;
+
+// This host's ABI version as refusals print it ("0.2").
+std::string HostAbi() { return absl::StrCat(TSR_ABI_VERSION_MAJOR, ".", TSR_ABI_VERSION_MINOR); }
 
 const char* const kAllCases[] = {"good",
                                  "malformed",
@@ -78,7 +83,8 @@ TEST(PluginRegistryTest, AFailingPluginNeverStopsTheOthers) {
   ExpectRecord(*registry, "fake_major", PluginState::kRejected,
                absl::StatusCode::kFailedPrecondition, "is built for ABI major 7");
   ExpectRecord(*registry, "fake_minor_manifest", PluginState::kRejected,
-               absl::StatusCode::kFailedPrecondition, "needs host ABI >= 0.7; this host is 0.1");
+               absl::StatusCode::kFailedPrecondition,
+               "needs host ABI >= 0.7; this host is " + HostAbi());
   ExpectRecord(*registry, "fake_minor_info", PluginState::kRejected,
                absl::StatusCode::kFailedPrecondition,
                "needs host ABI >= 0.7 (as reported by TSR_Plugin_Init)");
@@ -211,7 +217,7 @@ TEST(PluginRegistryTest, UnusableOptionsFailCreate) {
   struct Case {
     void (*mutate)(RegistryOptions&);
     absl::StatusCode code;
-    const char* expected;
+    std::string expected;
   };
   const Case cases[] = {
       {[](RegistryOptions& o) { o.allowlist = std::set<std::string>{"Bad Name"}; },
@@ -231,7 +237,9 @@ TEST(PluginRegistryTest, UnusableOptionsFailCreate) {
       {[](RegistryOptions& o) { o.in_process_plugins.push_back(InProcessPlugin{"noinit"}); },
        absl::StatusCode::kInvalidArgument, "in-process plugin 'noinit' has no init function"},
       {[](RegistryOptions& o) { o.host_abi_minor = TSR_ABI_VERSION_MINOR + 1; },
-       absl::StatusCode::kInvalidArgument, "host_abi_minor 2 is newer than this host's ABI 0.1"},
+       absl::StatusCode::kInvalidArgument,
+       absl::StrCat("host_abi_minor ", TSR_ABI_VERSION_MINOR + 1, " is newer than this host's ABI ",
+                    HostAbi())},
       {[](RegistryOptions& o) { o.plugin_paths = {"/nonexistent/plugins"}; },
        absl::StatusCode::kNotFound, "plugin path '/nonexistent/plugins' does not exist"},
   };
@@ -434,6 +442,29 @@ TEST(PluginRegistryTest, DefaultFolderIsTheBuildTreePluginFolder) {
   for (const PluginRecord& record : registry->records()) {
     EXPECT_EQ(record.manifest_path.find("test_plugins"), std::string::npos);
     EXPECT_NE(record.manifest_path.find("/lib/tessera/plugins/"), std::string::npos);
+  }
+}
+
+TEST(PluginRegistryTest, PluginBuiltForMinorOneKeepsItsGetDeviceCount) {
+  RegistryOptions options = Isolated();
+  options.plugin_paths = {FakePluginCase("abi_minor_1")};
+  std::unique_ptr<PluginRegistry> registry = MustCreate(options);
+  ASSERT_NE(registry, nullptr);
+  // "OLD" registers minor 1's table size; "OLDFULL" a full table but reports minor 1. Both put a
+  // trap where GetDeviceCountForConfig would be: calling it would fail these counts.
+  for (const char* type : {"OLD", "OLDFULL"}) {
+    SCOPED_TRACE(type);
+    const DeviceTypeSpec* spec = registry->FindDeviceType(type);
+    ASSERT_NE(spec, nullptr);
+    EXPECT_EQ(spec->registration.GetDeviceCountForConfig, nullptr);
+    absl::StatusOr<int> by_default = spec->DeviceCountForConfig(-1);
+    ASSERT_TRUE(by_default.ok()) << by_default.status();
+    EXPECT_EQ(*by_default, 2);  // its GetDeviceCount
+    EXPECT_EQ(*spec->DeviceCountForConfig(1), 1);
+    EXPECT_EQ(*spec->DeviceCountForConfig(5), 2);
+    absl::StatusOr<std::unique_ptr<PluginDevice>> device = spec->CreateDevice(1, {}, 5);
+    ASSERT_TRUE(device.ok()) << device.status();
+    EXPECT_EQ((*device)->name(), absl::StrCat(type, ":1"));
   }
 }
 

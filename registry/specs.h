@@ -51,9 +51,18 @@ struct DeviceTypeSpec {
 
   // Asks the plugin how many devices of this type exist (GetDeviceCount).
   absl::StatusOr<int> DeviceCount() const;
-  // Creates device `ordinal` (Device_Create); implemented in device_handle.cc.
-  absl::StatusOr<std::unique_ptr<PluginDevice>> CreateDevice(
-      int ordinal, const DeviceOptions& options = {}) const;
+  // How many devices to create when the configuration asks for `requested` (-1: it says
+  // nothing; 0: none, without asking the plugin). GetDeviceCountForConfig when the plugin has
+  // it, otherwise GetDeviceCount capped at `requested`. INVALID_ARGUMENT for `requested` < -1;
+  // the plugin's own errors with the context "device type 'CPU' from plugin 'cpu' <slot>";
+  // INTERNAL for a negative answer or one above `requested`.
+  absl::StatusOr<int> DeviceCountForConfig(int requested) const;
+  // Creates device `ordinal` (Device_Create), which must be below
+  // DeviceCountForConfig(requested_count) (OUT_OF_RANGE otherwise); implemented in
+  // device_handle.cc.
+  absl::StatusOr<std::unique_ptr<PluginDevice>> CreateDevice(int ordinal,
+                                                             const DeviceOptions& options = {},
+                                                             int requested_count = -1) const;
 };
 
 // Validates and copies a plugin's registration (INVALID_ARGUMENT naming a missing required slot

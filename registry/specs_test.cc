@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace tessera {
@@ -410,8 +411,10 @@ TEST(AttrDataTest, RefusesInconsistentValues) {
 TEST(AttrDataTest, ValuesTheAbiCannotCarryAreUnimplemented) {
   TSR_AttrValue ls = Value(TSR_ATTR_TYPE_LIST_SHAPE);
   ls.list_size = 2;
-  ExpectError(AttrData::FromAbi(ls).status(), absl::StatusCode::kUnimplemented,
-              "attr value of type list(shape) with 2 elements cannot be expressed in ABI 0.1");
+  ExpectError(
+      AttrData::FromAbi(ls).status(), absl::StatusCode::kUnimplemented,
+      absl::StrCat("attr value of type list(shape) with 2 elements cannot be expressed in ABI ",
+                   TSR_ABI_VERSION_MAJOR, ".", TSR_ABI_VERSION_MINOR));
   ExpectError(AttrData::FromAbi(Value(TSR_ATTR_TYPE_TENSOR)).status(),
               absl::StatusCode::kUnimplemented, "attr values of type tensor are not supported");
   EXPECT_STREQ(AttrTypeName(TSR_ATTR_TYPE_LIST_TYPE), "list(type)");

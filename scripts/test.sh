@@ -29,7 +29,7 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
   fi
 
   echo "== ThreadSanitizer build (executor, rendezvous, session)"
-  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test session_test" \
+  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test session_test control_flow_session_test" \
        bash scripts/build.sh build-tsan RelWithDebInfo -DTESSERA_SANITIZE=thread \
        -DTESSERA_BUILD_BENCHMARKS=OFF; then
     TSAN_OPTIONS=halt_on_error=1 run_ctest build-tsan -L tsan

@@ -1,5 +1,7 @@
-// The math op wrappers: element-wise ops, MatMul, reductions and Cast.
+// The math op wrappers: element-wise ops, comparisons, logical ops, MatMul, reductions and Cast.
 #include "host/client/math_ops.h"
+
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "host/client/op_builder.h"
@@ -26,6 +28,39 @@ Operation UnaryOp(const Scope& scope, absl::string_view op, const Input& x) {
   OpBuilder builder(scope, op);
   builder.Input(in).AttrType("T", in.type());
   return builder.Finalize({in.type()});
+}
+
+Operation ComparisonOp(const Scope& scope, absl::string_view op, const Input& x, const Input& y,
+                       std::optional<bool> incompatible_shape_error) {
+  if (!scope.ok()) return Operation();
+  Output a = AsNodeOut(scope, x);
+  Output b = AsNodeOut(scope, y);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  DataType t = builder.CommonType("T", {a, b});
+  builder.Input(a).Input(b).AttrType("T", t);
+  if (incompatible_shape_error.has_value()) {
+    builder.AttrBool("incompatible_shape_error", *incompatible_shape_error);
+  }
+  return builder.Finalize({TSR_DTYPE_BOOL});
+}
+
+Operation LogicalOp(const Scope& scope, absl::string_view op,
+                    std::initializer_list<const Input*> inputs) {
+  if (!scope.ok()) return Operation();
+  std::vector<Output> outs;
+  for (const Input* input : inputs) outs.push_back(AsNodeOut(scope, *input));
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  static constexpr const char* kArgNames[] = {"x", "y"};
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (outs[i].valid() && outs[i].type() != TSR_DTYPE_BOOL) {
+      builder.SetError(absl::StrCat("input '", kArgNames[i], "' must be bool, got ",
+                                    DataTypeString(outs[i].type())));
+    }
+    builder.Input(outs[i]);
+  }
+  return builder.Finalize({TSR_DTYPE_BOOL});
 }
 
 Operation ReductionOp(const Scope& scope, absl::string_view op, const Input& input,

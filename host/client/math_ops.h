@@ -1,9 +1,13 @@
-// Typed wrappers of TensorFlow's math ops: element-wise arithmetic, MatMul, reductions, Cast.
+// Typed wrappers of TensorFlow's math ops: element-wise arithmetic, comparisons, logical ops,
+// MatMul, reductions, Cast.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
 #ifndef TESSERA_HOST_CLIENT_MATH_OPS_H_
 #define TESSERA_HOST_CLIENT_MATH_OPS_H_
+
+#include <initializer_list>
+#include <optional>
 
 #include "absl/strings/string_view.h"
 #include "host/client/output.h"
@@ -20,6 +24,13 @@ Operation UnaryOp(const Scope& scope, absl::string_view op, const Input& x);
 // A reduction: input, reduction_indices; attrs T, Tidx, keep_dims.
 Operation ReductionOp(const Scope& scope, absl::string_view op, const Input& input,
                       const Input& axis, bool keep_dims);
+// A comparison: inputs x, y of one type T (attr T) and one bool output; when
+// `incompatible_shape_error` has a value the attr is written too (Equal, NotEqual).
+Operation ComparisonOp(const Scope& scope, absl::string_view op, const Input& x, const Input& y,
+                       std::optional<bool> incompatible_shape_error);
+// A logical op: `inputs` (x, or x and y) must be bool; no attrs; one bool output.
+Operation LogicalOp(const Scope& scope, absl::string_view op,
+                    std::initializer_list<const Input*> inputs);
 inline Output FirstOutput(const Operation& op) { return op.valid() ? op.output(0) : Output(); }
 
 
@@ -46,6 +57,64 @@ class UnaryElementwise {
   Output y;
 };
 
+// Less, LessEqual, Greater, GreaterEqual: like BinaryElementwise, but the output `z` is bool.
+template <const char* kOpName>
+class Comparison {
+ public:
+  Comparison(const Scope& scope, Input x, Input y)
+      : operation(ComparisonOp(scope, kOpName, x, y, std::nullopt)), z(FirstOutput(operation)) {}
+  operator Output() const { return z; }
+  Operation operation;
+  Output z;
+};
+
+// The attrs of Equal and NotEqual.
+struct EqualityAttrs {
+  // When false, shapes that do not broadcast give a scalar (false for Equal, true for NotEqual)
+  // instead of an error.
+  EqualityAttrs IncompatibleShapeError(bool x) const {
+    EqualityAttrs ret = *this;
+    ret.incompatible_shape_error_ = x;
+    return ret;
+  }
+  bool incompatible_shape_error_ = true;
+};
+
+// Equal, NotEqual: any T, bool output `z`, attr incompatible_shape_error.
+template <const char* kOpName>
+class EqualityComparison {
+ public:
+  using Attrs = EqualityAttrs;
+  EqualityComparison(const Scope& scope, Input x, Input y)
+      : EqualityComparison(scope, x, y, Attrs()) {}
+  EqualityComparison(const Scope& scope, Input x, Input y, const Attrs& attrs)
+      : operation(ComparisonOp(scope, kOpName, x, y, attrs.incompatible_shape_error_)),
+        z(FirstOutput(operation)) {}
+  static Attrs IncompatibleShapeError(bool x) { return Attrs().IncompatibleShapeError(x); }
+  operator Output() const { return z; }
+  Operation operation;
+  Output z;
+};
+
+// LogicalAnd, LogicalOr: bool x and y, bool output `z`.
+template <const char* kOpName>
+class BinaryLogical {
+ public:
+  BinaryLogical(const Scope& scope, Input x, Input y)
+      : operation(LogicalOp(scope, kOpName, {&x, &y})), z(FirstOutput(operation)) {}
+  operator Output() const { return z; }
+  Operation operation;
+  Output z;
+};
+
+inline constexpr char kLess[] = "Less";
+inline constexpr char kLessEqual[] = "LessEqual";
+inline constexpr char kGreater[] = "Greater";
+inline constexpr char kGreaterEqual[] = "GreaterEqual";
+inline constexpr char kEqual[] = "Equal";
+inline constexpr char kNotEqual[] = "NotEqual";
+inline constexpr char kLogicalAnd[] = "LogicalAnd";
+inline constexpr char kLogicalOr[] = "LogicalOr";
 inline constexpr char kAdd[] = "Add";
 inline constexpr char kAddV2[] = "AddV2";
 inline constexpr char kSub[] = "Sub";
@@ -97,6 +166,37 @@ using Square = internal::UnaryElementwise<internal::kSquare>;
 using Tanh = internal::UnaryElementwise<internal::kTanh>;
 // Returns 1 / (1 + e^-x) element-wise. Attr T.
 using Sigmoid = internal::UnaryElementwise<internal::kSigmoid>;
+
+// Returns x < y element-wise (bool), with broadcasting. Attr T (real number types).
+using Less = internal::Comparison<internal::kLess>;
+// Returns x <= y element-wise (bool), with broadcasting. Attr T (real number types).
+using LessEqual = internal::Comparison<internal::kLessEqual>;
+// Returns x > y element-wise (bool), with broadcasting. Attr T (real number types).
+using Greater = internal::Comparison<internal::kGreater>;
+// Returns x >= y element-wise (bool), with broadcasting. Attr T (real number types).
+using GreaterEqual = internal::Comparison<internal::kGreaterEqual>;
+// Returns x == y element-wise (bool), with broadcasting. Attrs T (any type) and
+// incompatible_shape_error (Equal::IncompatibleShapeError(false): scalar false for shapes that
+// do not broadcast).
+using Equal = internal::EqualityComparison<internal::kEqual>;
+// Returns x != y element-wise (bool), with broadcasting. Attrs T (any type) and
+// incompatible_shape_error (NotEqual::IncompatibleShapeError(false): scalar true for shapes that
+// do not broadcast).
+using NotEqual = internal::EqualityComparison<internal::kNotEqual>;
+// Returns x AND y element-wise for bool tensors, with broadcasting.
+using LogicalAnd = internal::BinaryLogical<internal::kLogicalAnd>;
+// Returns x OR y element-wise for bool tensors, with broadcasting.
+using LogicalOr = internal::BinaryLogical<internal::kLogicalOr>;
+// Returns NOT x element-wise for a bool tensor.
+class LogicalNot {
+ public:
+  LogicalNot(const Scope& scope, Input x)
+      : operation(internal::LogicalOp(scope, "LogicalNot", {&x})),
+        y(internal::FirstOutput(operation)) {}
+  operator Output() const { return y; }
+  Operation operation;
+  Output y;
+};
 
 // The matrix product of a and b (each optionally transposed). Attrs T, transpose_a,
 // transpose_b, and grad_a/grad_b (hints that the product is a gradient; no effect on the value).

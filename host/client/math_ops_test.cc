@@ -51,6 +51,69 @@ TEST(MathOpsTest, UnaryOps) {
   }
 }
 
+TEST(MathOpsTest, Comparisons) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_INT64);
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_INT64);
+  EXPECT_EQ(Output(ops::Less(root, x, y)).type(), DT_BOOL);
+  EXPECT_EQ(Output(ops::LessEqual(root, x, y)).type(), DT_BOOL);
+  EXPECT_EQ(Output(ops::Greater(root, x, y)).type(), DT_BOOL);
+  EXPECT_EQ(ops::GreaterEqual(root, x, y).z.type(), DT_BOOL);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual"}) {
+    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op,
+                                                 "' input: 'x' input: 'y' ",
+                                                 "attr { key: 'T' value { type: DT_INT64 } }")));
+  }
+}
+
+TEST(MathOpsTest, EqualityComparisons) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_BOOL);
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_BOOL);
+  EXPECT_EQ(ops::Equal(root, x, y).z.type(), DT_BOOL);
+  EXPECT_EQ(ops::NotEqual(root, x, y).z.type(), DT_BOOL);
+  ops::Equal(root.WithOpName("lenient_eq"), x, y, ops::Equal::IncompatibleShapeError(false));
+  ops::NotEqual(root.WithOpName("lenient_ne"), x, y,
+                ops::NotEqual::IncompatibleShapeError(false));
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Equal", "NotEqual"}) {
+    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op,
+                                                 "' input: 'x' input: 'y' ",
+                                                 "attr { key: 'T' value { type: DT_BOOL } } ",
+                                                 "attr { key: 'incompatible_shape_error' ",
+                                                 "value { b: true } }")));
+  }
+  EXPECT_TRUE(NodeEquals(def, "lenient_eq", R"pb(
+    name: "lenient_eq" op: "Equal" input: "x" input: "y"
+    attr { key: "T" value { type: DT_BOOL } }
+    attr { key: "incompatible_shape_error" value { b: false } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "lenient_ne", R"pb(
+    name: "lenient_ne" op: "NotEqual" input: "x" input: "y"
+    attr { key: "T" value { type: DT_BOOL } }
+    attr { key: "incompatible_shape_error" value { b: false } }
+  )pb"));
+}
+
+TEST(MathOpsTest, LogicalOps) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Placeholder(root.WithOpName("a"), DT_BOOL);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_BOOL);
+  EXPECT_EQ(Output(ops::LogicalAnd(root, a, b)).type(), DT_BOOL);
+  EXPECT_EQ(ops::LogicalOr(root, a, b).z.type(), DT_BOOL);
+  EXPECT_EQ(ops::LogicalNot(root, a).y.type(), DT_BOOL);
+  ops::LogicalAnd(root.WithOpName("with_const"), a, true);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "LogicalAnd",
+                         "name: 'LogicalAnd' op: 'LogicalAnd' input: 'a' input: 'b'"));
+  EXPECT_TRUE(NodeEquals(def, "LogicalOr",
+                         "name: 'LogicalOr' op: 'LogicalOr' input: 'a' input: 'b'"));
+  EXPECT_TRUE(NodeEquals(def, "LogicalNot", "name: 'LogicalNot' op: 'LogicalNot' input: 'a'"));
+  EXPECT_TRUE(NodeEquals(def, "with_const",
+                         "name: 'with_const' op: 'LogicalAnd' input: 'a' input: 'Const/Const'"));
+}
+
 TEST(MathOpsTest, MatMul) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
@@ -161,6 +224,28 @@ TEST(MathOpsErrorTest, CastToNonDenseType) {
   EXPECT_THAT(ErrorOf(root), HasSubstr("attr 'DstT' must be a dense type, got string"));
 }
 
+TEST(MathOpsErrorTest, ComparisonOperandTypes) {
+  Scope root = Scope::NewRootScope();
+  ops::Less(root.WithOpName("l"), 1, 2.f);
+  EXPECT_THAT(ErrorOf(root), HasSubstr("while building node 'l' (Less): inconsistent values "
+                                       "for attr 'T': input 0 is int32 but input 1 is float"));
+  Scope other = Scope::NewRootScope();
+  ops::Equal(other.WithOpName("e"), true, 1);
+  EXPECT_THAT(ErrorOf(other), HasSubstr("while building node 'e' (Equal): inconsistent values "
+                                        "for attr 'T': input 0 is bool but input 1 is int32"));
+}
+
+TEST(MathOpsErrorTest, LogicalOpsNeedBoolInputs) {
+  Scope root = Scope::NewRootScope();
+  ops::LogicalOr(root.WithOpName("o"), true, 1.f);
+  EXPECT_THAT(ErrorOf(root),
+              HasSubstr("while building node 'o' (LogicalOr): input 'y' must be bool, got float"));
+  Scope other = Scope::NewRootScope();
+  ops::LogicalNot(other.WithOpName("n"), 3);
+  EXPECT_THAT(ErrorOf(other),
+              HasSubstr("while building node 'n' (LogicalNot): input 'x' must be bool, got int32"));
+}
+
 TEST(MathOpsErrorTest, WrappersAfterAnErrorAddNothing) {
   Scope root = Scope::NewRootScope();
   root.UpdateStatus(absl::InvalidArgumentError("earlier"));
@@ -169,6 +254,10 @@ TEST(MathOpsErrorTest, WrappersAfterAnErrorAddNothing) {
   EXPECT_FALSE(ops::MatMul(root, {{1}}, {{1}}).operation.valid());
   EXPECT_FALSE(ops::Sum(root, 1, 0).operation.valid());
   EXPECT_FALSE(ops::Cast(root, 1, DT_FLOAT).operation.valid());
+  EXPECT_FALSE(ops::Less(root, 1, 2).operation.valid());
+  EXPECT_FALSE(ops::Equal(root, 1, 2).operation.valid());
+  EXPECT_FALSE(ops::LogicalAnd(root, true, false).operation.valid());
+  EXPECT_FALSE(ops::LogicalNot(root, true).operation.valid());
   EXPECT_EQ(root.status().message(), "earlier");
 }
 

@@ -8,38 +8,49 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "host/executor/executor_internal.h"
 #include "host/executor/kernel_factory.h"
+#include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
 #include "host/rendezvous/rendezvous.h"
 #include "host/runtime/device.h"
+#include "host/runtime/step_stats.h"
 #include "registry/status_macros.h"
 
 namespace tessera {
 
-// State of one step of one executor. Deletes itself after calling the done callback.
+using executor_internal::AnnotateNodeError;
+using executor_internal::AsyncHandshake;
+using executor_internal::CheckOutputs;
+using executor_internal::RecordNodeStats;
+
+// State of one step of an executor without frames: one pending counter per node. Deletes itself
+// after calling the done callback.
 class ExecutorState {
  public:
   ExecutorState(const Executor* executor, const Executor::Args& args,
                 Executor::DoneCallback done)
       : executor_(executor),
+        items_(executor->items().data()),
         runner_(args.runner),
         cancelled_(args.cancelled),
+        stats_(args.stats),
         done_(std::move(done)),
-        pending_(new std::atomic<int32_t>[executor->items_.size()]),
-        inputs_(new Tensor[executor->total_input_slots_]) {
+        pending_(new std::atomic<int32_t>[executor->items().size()]),
+        inputs_(new Tensor[executor->total_input_slots()]) {
     step_.step_id = args.step_id;
     step_.rendezvous = args.rendezvous;
     step_.call_frame = args.call_frame;
-    for (size_t i = 0; i < executor->items_.size(); ++i) {
-      pending_[i].store(executor->items_[i].initial_pending, std::memory_order_relaxed);
+    for (size_t i = 0; i < executor->items().size(); ++i) {
+      pending_[i].store(items_[i].initial_pending, std::memory_order_relaxed);
     }
-    for (const Executor::Prefill& prefill : executor->prefills_) {
+    for (const Executor::Prefill& prefill : executor->prefills()) {
       inputs_[prefill.slot] = *prefill.value;
     }
   }
 
   void Start() {
-    const std::vector<int32_t>& roots = executor_->roots_;
+    const std::vector<int32_t>& roots = executor_->roots();
     if (roots.empty()) {
       Finish();
       return;
@@ -53,11 +64,6 @@ class ExecutorState {
     if (!inline_ready.empty()) ProcessQueue(&inline_ready);
   }
 
-  static absl::Status CheckOutputsForBuild(const Executor::NodeItem& item,
-                                           const TSR_KernelContext& ctx) {
-    return CheckOutputs(item, ctx);
-  }
-
  private:
   using ReadyQueue = absl::InlinedVector<int32_t, 16>;
   using NodeItem = Executor::NodeItem;
@@ -65,36 +71,48 @@ class ExecutorState {
   struct AsyncState {
     TSR_KernelContext ctx;
     int32_t id;
+    int64_t start_ns = 0;
+    absl::Status status;
+    ReadyQueue ready;
+    AsyncHandshake handshake;
   };
+
+  void InitContext(TSR_KernelContext* ctx) {
+    ctx->device = executor_->params().device;
+    ctx->intra_op_pool = executor_->params().intra_op_pool;
+    ctx->step = &step_;
+  }
 
   // Runs `queue` (FIFO) to exhaustion on this thread; nodes made ready may join it.
   void ProcessQueue(ReadyQueue* queue) {
     TSR_KernelContext ctx;
-    ctx.device = executor_->params_.device;
-    ctx.intra_op_pool = executor_->params_.intra_op_pool;
-    ctx.step = &step_;
+    InitContext(&ctx);
     ReadyQueue ready;
     size_t head = 0;
     while (head < queue->size()) {
       int32_t id = (*queue)[head++];
-      const NodeItem& item = executor_->items_[id];
+      const NodeItem& item = items_[id];
       Tensor* inputs = &inputs_[item.input_start];
       absl::Status status;
       ready.clear();
+      int64_t start_ns = stats_ != nullptr ? NowNanos() : 0;
       if (aborted_.load(std::memory_order_relaxed) ||
           (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed))) {
         ClearInputs(item, inputs);
       } else if (item.is_async) {
         auto* async = new AsyncState;
-        async->ctx.device = ctx.device;
-        async->ctx.intra_op_pool = ctx.intra_op_pool;
-        async->ctx.step = &step_;
+        InitContext(&async->ctx);
         async->ctx.Reset(&item.info, inputs, item.num_inputs);
         async->id = id;
+        async->start_ns = start_ns;
         item.kernel->ComputeAsync(&async->ctx, [this, async](absl::Status s) {
           AsyncDone(async, std::move(s));
         });
-        continue;
+        if (!async->handshake.CallReturned()) continue;
+        // The kernel finished inside ComputeAsync: continue here, without recursion.
+        status = std::move(async->status);
+        ready = std::move(async->ready);
+        delete async;
       } else {
         ctx.Reset(&item.info, inputs, item.num_inputs);
         if (item.has_constant_outputs) {
@@ -105,7 +123,10 @@ class ExecutorState {
           status = item.kernel->Compute(&ctx);
         }
         ClearInputs(item, inputs);
-        if (status.ok()) status = CheckOutputs(item, ctx);
+        if (status.ok()) status = CheckOutputs(item, ctx, false);
+        if (stats_ != nullptr) {
+          RecordNodeStats(stats_, ctx.device, item, &ctx, start_ns, 0, 0, false);
+        }
         if (status.ok()) PropagateOutputs(item, &ctx, &ready);
       }
       if (NodeDone(status, item, &ready, queue)) {
@@ -116,43 +137,40 @@ class ExecutorState {
   }
 
   void AsyncDone(AsyncState* async, absl::Status status) {
-    const NodeItem& item = executor_->items_[async->id];
+    const NodeItem& item = items_[async->id];
     ClearInputs(item, async->ctx.inputs);
-    if (status.ok()) status = CheckOutputs(item, async->ctx);
-    ReadyQueue ready;
-    if (status.ok()) PropagateOutputs(item, &async->ctx, &ready);
+    if (status.ok()) status = CheckOutputs(item, async->ctx, false);
+    if (stats_ != nullptr) {
+      RecordNodeStats(stats_, async->ctx.device, item, &async->ctx, async->start_ns, 0, 0, false);
+    }
+    if (status.ok()) PropagateOutputs(item, &async->ctx, &async->ready);
+    async->status = std::move(status);
+    if (async->handshake.CompletionArrived()) return;  // the caller continues
+    status = std::move(async->status);
+    ReadyQueue ready = std::move(async->ready);
     delete async;
     ReadyQueue inline_ready;
     if (NodeDone(status, item, &ready, &inline_ready)) {
       Finish();
       return;
     }
-    if (!inline_ready.empty()) ProcessQueue(&inline_ready);
+    if (inline_ready.empty()) return;
+    // This thread belongs to whoever completed the kernel (often another partition's _Send).
+    // Continuing here would nest one executor's work inside another's, deeper with every
+    // round trip of a loop across devices: hand the batch to the pool instead.
+    if (runner_) {
+      runner_([this, queue = std::move(inline_ready)]() mutable { ProcessQueue(&queue); });
+      return;
+    }
+    ProcessQueue(&inline_ready);
   }
 
   static void ClearInputs(const NodeItem& item, Tensor* inputs) {
     for (int32_t i = 0; i < item.num_inputs; ++i) inputs[i] = Tensor();
   }
 
-  static absl::Status CheckOutputs(const NodeItem& item, const TSR_KernelContext& ctx) {
-    for (size_t i = 0; i < ctx.outputs.size(); ++i) {
-      const Tensor& out = ctx.outputs[i];
-      if (!out.IsInitialized()) {
-        return absl::InternalError(absl::StrCat("missing output ", i, " of node '",
-                                                item.info.name, "' (", item.info.op, ")"));
-      }
-      if (out.dtype() != item.info.output_types[i]) {
-        return absl::InternalError(absl::StrCat(
-            "output ", i, " of node '", item.info.name, "' (", item.info.op, ") has type ",
-            DataTypeString(out.dtype()), ", expected ",
-            DataTypeString(item.info.output_types[i])));
-      }
-    }
-    return absl::OkStatus();
-  }
-
   void PropagateOutputs(const NodeItem& item, TSR_KernelContext* ctx, ReadyQueue* ready) {
-    const Executor::OutEdge* edges = executor_->out_edges_.data();
+    const Executor::OutEdge* edges = executor_->out_edges().data();
     for (int32_t e = item.out_begin; e < item.out_end; ++e) {
       const Executor::OutEdge& edge = edges[e];
       if (edge.dst_slot >= 0) {
@@ -196,7 +214,7 @@ class ExecutorState {
     }
     int32_t pending_expensive = -1;
     for (int32_t id : ready) {
-      const NodeItem& item = executor_->items_[id];
+      const NodeItem& item = items_[id];
       if (item.is_cheap) {
         inline_ready->push_back(id);
         continue;
@@ -222,9 +240,7 @@ class ExecutorState {
   }
 
   void RecordError(const absl::Status& status, const NodeItem& item) {
-    absl::Status annotated =
-        WithContext(status, absl::StrCat("while running node '", item.info.name, "' (",
-                                         item.info.op, ")"));
+    absl::Status annotated = AnnotateNodeError(status, item);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (!status_.ok()) return;
@@ -246,8 +262,10 @@ class ExecutorState {
   }
 
   const Executor* executor_;
+  const NodeItem* items_;
   Executor::Runner runner_;
   const std::atomic<bool>* cancelled_;
+  StepStatsCollector* stats_;
   Executor::DoneCallback done_;
   StepServices step_;
   std::unique_ptr<std::atomic<int32_t>[]> pending_;
@@ -258,6 +276,10 @@ class ExecutorState {
   absl::Status status_;
 };
 
+// Defined in executor_frames.cc.
+void RunWithFrames(const Executor* executor, const Executor::Args& args,
+                   Executor::DoneCallback done);
+
 absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const ExecutorParams& params,
                                                            const Graph& graph) {
   std::unique_ptr<Executor> executor(new Executor());
@@ -267,6 +289,21 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const ExecutorParams&
 
 Executor::~Executor() = default;
 
+namespace {
+
+// FNV-1a: a hash every process computes alike, so frame ids in rendezvous keys agree across
+// partitions and processes.
+uint64_t StableHash(absl::string_view text) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+}  // namespace
+
 absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
   params_ = params;
   std::vector<Node*> nodes = graph.op_nodes();
@@ -274,7 +311,29 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
   items_.resize(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) index[nodes[i]->id()] = static_cast<int32_t>(i);
 
-  // Kernels and input slots.
+  // Frames: only graphs that may see dead values pay for them.
+  bool has_control_flow = false;
+  bool has_recv = false;
+  for (const Node* node : nodes) {
+    has_control_flow = has_control_flow || IsControlFlow(*node);
+    has_recv = has_recv || IsRecv(*node);
+  }
+  uses_frames_ = has_control_flow || (params.dead_inputs_possible && has_recv);
+  ControlFlowInfo cf;
+  if (has_control_flow) {
+    ASSIGN_OR_RETURN(cf, BuildControlFlowInfo(graph));
+  } else {
+    cf.node_frame.assign(graph.num_node_ids(), 0);
+    cf.frames.emplace_back();
+  }
+  frames_.resize(cf.frames.size());
+  for (size_t f = 0; f < cf.frames.size(); ++f) {
+    frames_[f].name = cf.frames[f].name;
+    frames_[f].parent = cf.frames[f].parent;
+    frames_[f].name_hash = StableHash(cf.frames[f].name);
+  }
+
+  // Kernels, frames and input slots.
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Node& node = *nodes[i];
     NodeItem& item = items_[i];
@@ -289,10 +348,33 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
                      params.kernel_factory->CreateKernel(node, params.device, &item.info));
     item.is_cheap = item.kernel->traits().is_cheap;
     item.is_async = item.kernel->traits().is_async;
-    item.input_start = total_input_slots_;
+    item.is_merge = IsMerge(node);
+    item.is_switch = IsSwitch(node);
+    item.is_enter = IsEnter(node);
+    item.is_exit = IsExit(node);
+    item.is_next_iteration = IsNextIteration(node);
+    item.is_control_trigger = IsControlTrigger(node);
+    item.is_send = IsSend(node);
+    item.is_recv = IsRecv(node);
+    if (item.is_enter) {
+      const tensorflow::AttrValue* is_constant = node.attr("is_constant");
+      item.is_constant_enter = is_constant != nullptr && is_constant->b();
+      item.enter_frame = cf.OutputFrame(node);
+      item.parallel_iterations = cf.frames[item.enter_frame].parallel_iterations;
+      ++frames_[item.enter_frame].num_enters;
+    }
+    item.frame = cf.node_frame[node.id()];
+    if (item.frame < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "node '", node.name(), "' (", node.op(), ") is not reachable from the graph's roots"));
+    }
+    StaticFrame& frame = frames_[item.frame];
+    item.pending_id = frame.num_nodes++;
+    item.input_start = frame.num_input_slots;
     item.num_inputs = node.num_inputs();
-    total_input_slots_ += item.num_inputs;
+    frame.num_input_slots += item.num_inputs;
   }
+  total_input_slots_ = frames_[0].num_input_slots;
 
   // Constant outputs are computed once, here; their buffers become immutable.
   for (NodeItem& item : items_) {
@@ -304,7 +386,7 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
     ctx.step = &step;
     ctx.Reset(&item.info, nullptr, 0);
     absl::Status status = item.kernel->Compute(&ctx);
-    if (status.ok()) status = ExecutorState::CheckOutputsForBuild(item, ctx);
+    if (status.ok()) status = CheckOutputs(item, ctx, false);
     RETURN_IF_ERROR(WithContext(status, absl::StrCat("while computing constant node '",
                                                      item.info.name, "' (", item.info.op, ")")));
     item.constant_outputs.assign(ctx.outputs.begin(), ctx.outputs.end());
@@ -316,12 +398,16 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
 
   // A constant that waits for nothing never runs per step: its consumers' input slots are filled
   // when the step starts and its edges are already satisfied in the pending-count template.
-  // (A constant with control inputs, as in a cond branch, runs normally so deadness reaches it.)
+  // (A constant with control inputs, as in a cond branch, runs normally so deadness reaches it;
+  // so does one feeding a Merge or ControlTrigger, whose counters follow other rules.)
   std::vector<bool> prefilled(nodes.size(), false);
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (!items_[i].has_constant_outputs) continue;
     bool waits = false;
     for (const Edge* e : nodes[i]->in_edges()) waits = waits || e->src->IsOp();
+    for (const Edge* e : nodes[i]->out_edges()) {
+      if (e->dst->IsOp() && (IsMerge(*e->dst) || IsControlTrigger(*e->dst))) waits = true;
+    }
     prefilled[i] = !waits;
   }
 
@@ -330,6 +416,7 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
     const Node& node = *nodes[i];
     NodeItem& item = items_[i];
     std::vector<bool> has_input(item.num_inputs, false);
+    int32_t control_inputs = 0;
     for (const Edge* e : node.in_edges()) {
       if (!e->src->IsOp()) continue;
       if (!e->IsControlEdge()) has_input[e->dst_input] = true;
@@ -341,8 +428,11 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
         }
         continue;
       }
+      if (e->IsControlEdge()) ++control_inputs;
       ++item.initial_pending;
     }
+    // Merge waits for its first live data input (bit 0) and for every control input (2 each).
+    if (item.is_merge) item.initial_pending = 1 + 2 * control_inputs;
     for (int k = 0; k < item.num_inputs; ++k) {
       if (!has_input[k]) {
         return absl::InvalidArgumentError(absl::StrCat("input ", k, " of node '", node.name(),
@@ -376,14 +466,26 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
       out.is_last_use = out.src_output >= 0 && !next_same;
     }
   }
+  for (StaticFrame& frame : frames_) frame.initial_pending.assign(frame.num_nodes, 0);
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!prefilled[i] && items_[i].initial_pending == 0) roots_.push_back(static_cast<int32_t>(i));
+    const NodeItem& item = items_[i];
+    frames_[item.frame].initial_pending[item.pending_id] = item.initial_pending;
+    // Roots run in the root frame; a node inside a loop always waits for its frame's Enter.
+    if (!prefilled[i] && item.initial_pending == 0 && item.frame == 0) {
+      roots_.push_back(static_cast<int32_t>(i));
+    }
   }
-  for (OutEdge& out : out_edges_) out.dst_single_input = items_[out.dst].initial_pending == 1;
+  if (!uses_frames_) {
+    for (OutEdge& out : out_edges_) out.dst_single_input = items_[out.dst].initial_pending == 1;
+  }
   return absl::OkStatus();
 }
 
 void Executor::RunAsync(const Args& args, DoneCallback done) const {
+  if (uses_frames_) {
+    RunWithFrames(this, args, std::move(done));
+    return;
+  }
   (new ExecutorState(this, args, std::move(done)))->Start();
 }
 

@@ -1,7 +1,10 @@
 // Executor: runs one partition graph (all nodes on one device) per step. The node table is built
 // once; each step keeps only pending counts and input slots. Cheap nodes run inline on the thread
 // that made them ready, expensive ones go to the inter-op pool, and the first error aborts the
-// step (its rendezvous included).
+// step (its rendezvous included). A graph with control flow (Switch, Merge, Enter, Exit,
+// NextIteration, LoopCond, ControlTrigger) or a _Recv that may deliver a dead value runs with
+// TensorFlow's frames, iterations and dead-value propagation; any other graph takes a simpler path
+// with one pending counter per node.
 #ifndef TESSERA_HOST_EXECUTOR_EXECUTOR_H_
 #define TESSERA_HOST_EXECUTOR_EXECUTOR_H_
 
@@ -22,12 +25,16 @@ class Device;
 class Graph;
 class KernelFactory;
 class LocalRendezvous;
+class StepStatsCollector;
 class ThreadPool;
 
 struct ExecutorParams {
   Device* device = nullptr;
   ThreadPool* intra_op_pool = nullptr;
   const KernelFactory* kernel_factory = nullptr;
+  // Set when another partition of the same step has control flow, so a _Recv may deliver a dead
+  // value: the executor then tracks deadness even without control-flow nodes of its own.
+  bool dead_inputs_possible = false;
 };
 
 class Executor {
@@ -45,6 +52,8 @@ class Executor {
     Runner runner;
     // When set to true (a deadline passed, the client cancelled), no further node starts.
     const std::atomic<bool>* cancelled = nullptr;
+    // When set, every executed node is recorded.
+    StepStatsCollector* stats = nullptr;
   };
 
   // Builds the node table for `graph`, whose nodes must all be placed on `params.device`, and
@@ -59,9 +68,10 @@ class Executor {
   absl::Status Run(const Args& args) const;
 
   int num_nodes() const { return static_cast<int>(items_.size()); }
+  // True when steps run with frames and dead-value propagation.
+  bool uses_frames() const { return uses_frames_; }
 
- private:
-  friend class ExecutorState;
+  // The node table, read by the per-step states (executor.cc, executor_frames.cc).
 
   struct OutEdge {
     int32_t dst;           // node item index
@@ -73,7 +83,9 @@ class Executor {
   struct NodeItem {
     KernelNodeInfo info;
     std::unique_ptr<OpKernel> kernel;
-    int32_t input_start = 0;
+    int32_t frame = 0;        // static frame the node runs in
+    int32_t pending_id = 0;   // index in its frame's per-iteration counters
+    int32_t input_start = 0;  // first input slot in its frame's per-iteration slots
     int32_t num_inputs = 0;
     int32_t out_begin = 0;
     int32_t out_end = 0;
@@ -81,23 +93,55 @@ class Executor {
     bool is_cheap = false;
     bool is_async = false;
     bool has_constant_outputs = false;
+    bool is_merge = false;
+    bool is_switch = false;
+    bool is_enter = false;
+    bool is_constant_enter = false;
+    bool is_exit = false;
+    bool is_next_iteration = false;
+    bool is_control_trigger = false;
+    bool is_send = false;
+    bool is_recv = false;
+    int32_t enter_frame = -1;  // Enter: the static frame it opens
+    int32_t parallel_iterations = 1;  // Enter: of the frame it opens
     std::vector<Tensor> constant_outputs;
   };
+  // A loop frame as the graph declares it; every execution of it is a separate instance.
+  struct StaticFrame {
+    std::string name;
+    int32_t parent = -1;
+    int32_t num_nodes = 0;        // per-iteration counters
+    int32_t num_input_slots = 0;  // per-iteration input slots
+    int32_t num_enters = 0;       // Enter nodes feeding it in this graph
+    uint64_t name_hash = 0;
+    std::vector<int32_t> initial_pending;  // by pending_id
+  };
 
+  const ExecutorParams& params() const { return params_; }
+  const std::vector<NodeItem>& items() const { return items_; }
+  const std::vector<OutEdge>& out_edges() const { return out_edges_; }
+  const std::vector<StaticFrame>& frames() const { return frames_; }
+  const std::vector<int32_t>& roots() const { return roots_; }
+  // Input slots filled from constants when a step starts (root frame).
+  struct Prefill {
+    int32_t slot;
+    const Tensor* value;
+  };
+  const std::vector<Prefill>& prefills() const { return prefills_; }
+  int32_t total_input_slots() const { return total_input_slots_; }
+
+ private:
   Executor() = default;
   absl::Status Build(const ExecutorParams& params, const Graph& graph);
 
   ExecutorParams params_;
   std::vector<NodeItem> items_;
   std::vector<OutEdge> out_edges_;
-  // Input slots filled from constants when a step starts.
-  struct Prefill {
-    int32_t slot;
-    const Tensor* value;
-  };
   std::vector<Prefill> prefills_;
   std::vector<int32_t> roots_;
   int32_t total_input_slots_ = 0;
+  bool uses_frames_ = false;
+  std::vector<StaticFrame> frames_;
 };
 
 }  // namespace tessera

@@ -88,52 +88,182 @@ absl::StatusOr<TransferAttrs> ReadTransferAttrs(const Node& node) {
   return attrs;
 }
 
-std::string KeyOf(const TransferAttrs& a) {
-  return CreateRendezvousKey(a.send_device, a.send_device_incarnation, a.recv_device,
-                             a.tensor_name, FrameAndIter{});
+// "<src>;<incarnation>;<dst>;<tensor>;" : the frame and iteration are appended per execution.
+std::string KeyPrefixOf(const TransferAttrs& a) {
+  std::string key = CreateRendezvousKey(a.send_device, a.send_device_incarnation, a.recv_device,
+                                        a.tensor_name, FrameAndIter{});
+  key.resize(key.size() - 3);  // drop "0:0"
+  return key;
+}
+
+std::string KeyFor(const std::string& prefix, const TSR_KernelContext* ctx) {
+  return absl::StrCat(prefix, ctx->frame_id, ":", ctx->iter_id);
 }
 
 class SendKernel final : public OpKernel {
  public:
   explicit SendKernel(TransferAttrs attrs)
-      : OpKernel({false, true, false}), key_(KeyOf(attrs)) {}
+      : OpKernel({false, true, false}), prefix_(KeyPrefixOf(attrs)) {}
   absl::Status Compute(TSR_KernelContext* ctx) override {
     if (ctx->step->rendezvous == nullptr) {
       return absl::InternalError(absl::StrCat("node '", ctx->info->name, "' has no rendezvous"));
     }
-    return ctx->step->rendezvous->Send(key_, ctx->inputs[0], ctx->is_input_dead);
+    return ctx->step->rendezvous->Send(KeyFor(prefix_, ctx), ctx->inputs[0], ctx->is_input_dead);
   }
 
  private:
-  std::string key_;
+  std::string prefix_;
 };
+
+// Moves a received value into the memory the receiving node needs: the receiving device's, or
+// host memory for a _HostRecv. Device memory is only ever touched through the plugins' copy
+// functions; between two devices without host memory the value goes through host memory.
+absl::Status PlaceReceivedValue(const Tensor& value, Device* dst, bool want_host, Tensor* out) {
+  Device* src = value.buffer() != nullptr ? value.buffer()->allocator()->device() : nullptr;
+  bool on_host = value.buffer() == nullptr || value.host_accessible();
+  bool dst_host = want_host || dst->host_memory();
+  if (on_host && dst_host) {
+    *out = value;
+    return absl::OkStatus();
+  }
+  if (!on_host && !want_host && src == dst) {
+    *out = value;
+    return absl::OkStatus();
+  }
+  Tensor host = value;
+  if (!on_host) {
+    if (src == nullptr) {
+      return absl::InternalError("a received value lives in device memory of an unknown device");
+    }
+    RETURN_IF_ERROR(src->CopyToHost(value, &host));
+  }
+  if (dst_host) {
+    *out = std::move(host);
+    return absl::OkStatus();
+  }
+  return dst->CopyFromHost(host, out);
+}
 
 class RecvKernel final : public OpKernel {
  public:
-  explicit RecvKernel(TransferAttrs attrs)
-      : OpKernel({true, true, false}), key_(KeyOf(attrs)) {}
+  RecvKernel(TransferAttrs attrs, bool to_host)
+      : OpKernel({true, true, false}), prefix_(KeyPrefixOf(attrs)), to_host_(to_host) {}
   void ComputeAsync(TSR_KernelContext* ctx, std::function<void(absl::Status)> done) override {
     if (ctx->step->rendezvous == nullptr) {
       done(absl::InternalError(absl::StrCat("node '", ctx->info->name, "' has no rendezvous")));
       return;
     }
     ctx->step->rendezvous->RecvAsync(
-        key_, [ctx, done = std::move(done)](const absl::Status& s, const Tensor& value,
-                                            bool is_dead) {
-          if (s.ok() && !is_dead) ctx->outputs[0] = value;
-          done(s);
+        KeyFor(prefix_, ctx), [this, ctx, done = std::move(done)](
+                                  const absl::Status& s, const Tensor& value, bool is_dead) {
+          // A dead value leaves the output unset: the executor propagates it as dead.
+          if (!s.ok() || is_dead) {
+            done(s);
+            return;
+          }
+          done(PlaceReceivedValue(value, ctx->device, to_host_, &ctx->outputs[0]));
         });
   }
 
  private:
-  std::string key_;
+  std::string prefix_;
+  bool to_host_;
+};
+
+// ---- Control flow. These only move tensors; they never read device memory except the
+// predicate, which lives in host memory. ----
+
+absl::StatusOr<bool> ReadPredicate(const TSR_KernelContext* ctx, int index) {
+  const Tensor& pred = ctx->inputs[index];
+  if (pred.dtype() != TSR_DTYPE_BOOL || pred.NumElements() != 1 || pred.shape().dims().size() != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        ctx->info->op, " node '", ctx->info->name, "': the predicate must be a bool scalar, got ",
+        DataTypeString(pred.dtype()), " of shape ", pred.shape().DebugString()));
+  }
+  if (!pred.host_accessible()) {
+    return absl::InternalError(absl::StrCat(ctx->info->op, " node '", ctx->info->name,
+                                            "': the predicate is not in host memory"));
+  }
+  return *static_cast<const bool*>(pred.data());
+}
+
+// Switch: output 1 (true) or output 0 (false) gets the data; the other is dead.
+class SwitchKernel final : public OpKernel {
+ public:
+  SwitchKernel() : OpKernel({false, true, false}) {}
+  absl::Status Compute(TSR_KernelContext* ctx) override {
+    ASSIGN_OR_RETURN(bool pred, ReadPredicate(ctx, 1));
+    ctx->outputs[pred ? 1 : 0] = std::move(ctx->inputs[0]);
+    return absl::OkStatus();
+  }
+};
+
+// Merge: forwards its (first) live input and that input's index.
+class MergeKernel final : public OpKernel {
+ public:
+  MergeKernel() : OpKernel({false, true, false}) {}
+  absl::Status Compute(TSR_KernelContext* ctx) override {
+    for (int i = 0; i < ctx->num_inputs; ++i) {
+      if (!ctx->inputs[i].IsInitialized()) continue;
+      ctx->outputs[0] = std::move(ctx->inputs[i]);
+      ASSIGN_OR_RETURN(ctx->outputs[1], Tensor::Allocate(HostAllocator(), TSR_DTYPE_INT32, TensorShape()));
+      *static_cast<int32_t*>(ctx->outputs[1].data()) = i;
+      return absl::OkStatus();
+    }
+    return absl::InternalError(
+        absl::StrCat("Merge node '", ctx->info->name, "' ran without a live input"));
+  }
+};
+
+// Enter, Exit, NextIteration, LoopCond: forward input 0; the executor moves it between frames.
+class ForwardKernel final : public OpKernel {
+ public:
+  ForwardKernel() : OpKernel({false, true, false}) {}
+  absl::Status Compute(TSR_KernelContext* ctx) override {
+    ctx->outputs[0] = std::move(ctx->inputs[0]);
+    return absl::OkStatus();
+  }
+};
+
+class LoopCondKernel final : public OpKernel {
+ public:
+  LoopCondKernel() : OpKernel({false, true, false}) {}
+  absl::Status Compute(TSR_KernelContext* ctx) override {
+    RETURN_IF_ERROR(ReadPredicate(ctx, 0).status());
+    ctx->outputs[0] = std::move(ctx->inputs[0]);
+    return absl::OkStatus();
+  }
+};
+
+class NoOutputKernel final : public OpKernel {
+ public:
+  NoOutputKernel() : OpKernel({false, true, false}) {}
+  absl::Status Compute(TSR_KernelContext* ctx) override { return absl::OkStatus(); }
 };
 
 }  // namespace
 
 bool IsHostKernelOp(absl::string_view op) {
   return op == "_Arg" || op == "_Retval" || op == "_Send" || op == "_Recv" || op == "_HostSend" ||
-         op == "_HostRecv";
+         op == "_HostRecv" || op == "Switch" || op == "Merge" || op == "Enter" || op == "Exit" ||
+         op == "NextIteration" || op == "LoopCond" || op == "ControlTrigger";
+}
+
+absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
+                                   std::vector<bool>* outputs_on_host) {
+  const std::string& op = node.op();
+  inputs_on_host->assign(node.num_inputs(), false);
+  outputs_on_host->assign(node.num_outputs(), false);
+  if (op == "_Arg" || op == "_Retval" || op == "LoopCond" || op == "_HostSend" ||
+      op == "_HostRecv") {
+    inputs_on_host->assign(node.num_inputs(), true);
+    outputs_on_host->assign(node.num_outputs(), true);
+  } else if (op == "Switch") {
+    (*inputs_on_host)[1] = true;
+  } else if (op == "Merge") {
+    (*outputs_on_host)[1] = true;
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Device* device) {
@@ -152,8 +282,15 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Dev
   }
   if (op == "_Recv" || op == "_HostRecv") {
     ASSIGN_OR_RETURN(TransferAttrs attrs, ReadTransferAttrs(node));
-    return std::unique_ptr<OpKernel>(new RecvKernel(std::move(attrs)));
+    return std::unique_ptr<OpKernel>(new RecvKernel(std::move(attrs), op == "_HostRecv"));
   }
+  if (op == "Switch") return std::unique_ptr<OpKernel>(new SwitchKernel());
+  if (op == "Merge") return std::unique_ptr<OpKernel>(new MergeKernel());
+  if (op == "Enter" || op == "Exit" || op == "NextIteration") {
+    return std::unique_ptr<OpKernel>(new ForwardKernel());
+  }
+  if (op == "LoopCond") return std::unique_ptr<OpKernel>(new LoopCondKernel());
+  if (op == "ControlTrigger") return std::unique_ptr<OpKernel>(new NoOutputKernel());
   return absl::NotFoundError(absl::StrCat("op '", op, "' has no host kernel"));
 }
 

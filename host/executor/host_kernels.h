@@ -1,9 +1,12 @@
-// Kernels the host implements for the ops it inserts into graphs: _Arg and _Retval (feeds and
-// fetches through the step's call frame) and _Send and _Recv (through the step's rendezvous).
+// Kernels the host implements on every device: _Arg and _Retval (feeds and fetches through the
+// step's call frame), _Send and _Recv (through the step's rendezvous, copying between memory
+// spaces through the devices' plugins) and the control-flow primitives (Switch, Merge, Enter,
+// Exit, NextIteration, LoopCond, ControlTrigger), which only move tensors.
 #ifndef TESSERA_HOST_EXECUTOR_HOST_KERNELS_H_
 #define TESSERA_HOST_EXECUTOR_HOST_KERNELS_H_
 
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -18,6 +21,11 @@ class Device;
 bool IsHostKernelOp(absl::string_view op);
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Device* device);
+
+// Which inputs and outputs of a host-kernel node live in host memory on a device without host
+// memory (Switch's predicate, LoopCond, Merge's value_index, _HostSend/_HostRecv, _Arg/_Retval).
+absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
+                                   std::vector<bool>* outputs_on_host);
 
 }  // namespace tessera
 

@@ -64,7 +64,11 @@ struct TSR_KernelContext {
   int num_inputs = 0;
   absl::InlinedVector<tessera::Tensor, 4> outputs;
   absl::InlinedVector<tessera::Tensor, 2> temps;
+  // Set for a transfer node (_Send) that runs with a dead input: it forwards the deadness.
   bool is_input_dead = false;
+  // Loop frame and iteration the node runs in; (0, 0) outside loops. Go into rendezvous keys.
+  uint64_t frame_id = 0;
+  int64_t iter_id = 0;
 
   // Resets per-node state so one context serves many nodes on a thread.
   void Reset(const tessera::KernelNodeInfo* node_info, tessera::Tensor* node_inputs, int n) {

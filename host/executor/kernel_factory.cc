@@ -134,6 +134,43 @@ absl::StatusOr<const KernelSpec*> KernelFactory::FindKernel(const Node& node,
                                           "'; registered: ", absl::StrJoin(seen, ", ")));
 }
 
+namespace {
+
+// Marks every tensor of the arguments named in `host_args`.
+absl::Status MarkHostArgs(const google::protobuf::RepeatedPtrField<tensorflow::OpDef::ArgDef>& args,
+                          const std::vector<int>& sizes, const std::vector<std::string>& host_args,
+                          std::vector<bool>* on_host) {
+  size_t index = 0;
+  for (int a = 0; a < args.size(); ++a) {
+    bool host = std::find(host_args.begin(), host_args.end(), args[a].name()) != host_args.end();
+    for (int k = 0; k < sizes[a]; ++k, ++index) {
+      if (index >= on_host->size()) {
+        return absl::InternalError("argument sizes disagree with the node's types");
+      }
+      (*on_host)[index] = host;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status KernelFactory::HostMemoryArgs(const Node& node, absl::string_view device_type,
+                                           std::vector<bool>* inputs_on_host,
+                                           std::vector<bool>* outputs_on_host) const {
+  if (IsHostKernelOp(node.op())) return HostKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
+  inputs_on_host->assign(node.num_inputs(), false);
+  outputs_on_host->assign(node.num_outputs(), false);
+  ASSIGN_OR_RETURN(const KernelSpec* spec, FindKernel(node, device_type));
+  const OpRegistration* registration = node.op_registration();
+  if (spec->host_memory_args.empty() || registration == nullptr) return absl::OkStatus();
+  const tensorflow::OpDef& op_def = registration->op_def;
+  ASSIGN_OR_RETURN(std::vector<int> in_sizes, InputArgSizes(node.def(), op_def));
+  ASSIGN_OR_RETURN(std::vector<int> out_sizes, OutputArgSizes(node.def(), op_def));
+  RETURN_IF_ERROR(MarkHostArgs(op_def.input_arg(), in_sizes, spec->host_memory_args, inputs_on_host));
+  return MarkHostArgs(op_def.output_arg(), out_sizes, spec->host_memory_args, outputs_on_host);
+}
+
 absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(
     const Node& node, Device* device, KernelNodeInfo* info) const {
   if (IsHostKernelOp(node.op())) return CreateHostKernel(node, device);

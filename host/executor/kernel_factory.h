@@ -34,6 +34,13 @@ class KernelFactory {
   absl::StatusOr<const KernelSpec*> FindKernel(const Node& node,
                                                absl::string_view device_type) const;
 
+  // Which of `node`'s inputs and outputs the kernel chosen on `device_type` keeps in host memory
+  // (its host-memory arguments; the host kernels' fixed ones). Meaningful on devices without host
+  // memory; NOT_FOUND when no kernel matches.
+  absl::Status HostMemoryArgs(const Node& node, absl::string_view device_type,
+                              std::vector<bool>* inputs_on_host,
+                              std::vector<bool>* outputs_on_host) const;
+
   // Instantiates the kernel for `node` on `device`, filling `info->output_in_host_memory`.
   absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, Device* device,
                                                          KernelNodeInfo* info) const;

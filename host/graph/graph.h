@@ -169,6 +169,15 @@ class Graph {
 absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
                                                       const OpRegistry& ops);
 
+struct ImportGraphDefOptions {
+  // Accept names that start with '_', which only the runtime gives its own nodes (_Arg, _Recv,
+  // control loops): set when importing a partition the runtime produced, never for user graphs.
+  bool allow_internal_names = false;
+};
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
+                                                      const OpRegistry& ops,
+                                                      const ImportGraphDefOptions& options);
+
 // Reads a GraphDef (graph_io.cc): ".pb" binary, ".pbtxt"/".txt" text format, anything else
 // binary then text. NOT_FOUND for a missing file; INVALID_ARGUMENT naming the file (and for text,
 // the parser's line:column) otherwise. Binary files may be up to 2 GiB.

@@ -227,6 +227,12 @@ absl::Status AddEdges(Graph* graph, const std::vector<std::pair<Node*, ParsedInp
 
 absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
                                                       const OpRegistry& ops) {
+  return ImportGraphDef(def, ops, ImportGraphDefOptions());
+}
+
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
+                                                      const OpRegistry& ops,
+                                                      const ImportGraphDefOptions& options) {
   auto graph = std::make_unique<Graph>(&ops);
   graph->versions = def.versions();
   graph->library = def.library();
@@ -234,7 +240,9 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef
   absl::flat_hash_set<absl::string_view> names;
   for (int i = 0; i < def.node_size(); ++i) {
     const tensorflow::NodeDef& node = def.node(i);
-    if (!IsValidNodeName(node.name())) {
+    bool internal = options.allow_internal_names && !node.name().empty() && node.name()[0] == '_' &&
+                    IsValidNodeName(node.name().substr(1));
+    if (!internal && !IsValidNodeName(node.name())) {
       return absl::InvalidArgumentError(absl::StrCat(
           "node ", i, " (", node.op(), ") has name '", node.name(),
           "', which does not match [A-Za-z0-9.][A-Za-z0-9_>./-]*"));

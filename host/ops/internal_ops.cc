@@ -1,6 +1,6 @@
 // Ops the runtime itself inserts or schedules specially: NoOp, _Arg/_Retval (function and
 // callable arguments), _Send/_Recv and their host-memory twins (partitioning), and the control
-// flow primitives Switch/Merge/Enter/Exit/NextIteration/LoopCond.
+// flow primitives Switch/Merge/Enter/Exit/NextIteration/LoopCond/ControlTrigger.
 #include "absl/strings/str_cat.h"
 #include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
@@ -130,6 +130,7 @@ absl::Status RegisterInternalOps(OpRegistry* registry) {
                                            .Input("input", kBool)
                                            .Output("output", kBool)
                                            .SetShapeFn(LoopCondShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ControlTrigger").SetShapeFn(NoOutputs)));
   return absl::OkStatus();
 }
 

@@ -1,4 +1,8 @@
 // Tests of the math ops' definitions and shape functions.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "host/ops/standard_ops.h"
@@ -148,6 +152,162 @@ TEST_F(MathOpsTest, CastKeepsTheShape) {
                          {PartialShape({3})});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_THAT(*out, ElementsAre(PartialShape({3})));
+}
+
+// ---- Comparison and logical ops ----------------------------------------------------------
+
+constexpr char kLenient[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                                 attr { key: "incompatible_shape_error" value { b: false } })pb";
+
+TEST_F(MathOpsTest, ComparisonsBroadcastToBool) {
+  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, 1, 3}), PartialShape({4, 1})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({2, 4, 3}))) << op;
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    ASSERT_EQ(def.input_arg_size(), 2) << op;
+    EXPECT_EQ(def.input_arg(0).name(), "x");
+    EXPECT_EQ(def.input_arg(1).name(), "y");
+    EXPECT_EQ(def.input_arg(0).type_attr(), "T");
+    ASSERT_EQ(def.output_arg_size(), 1) << op;
+    EXPECT_EQ(def.output_arg(0).name(), "z");
+    EXPECT_EQ(def.output_arg(0).type(), tensorflow::DT_BOOL) << op;
+    EXPECT_FALSE(def.is_stateful()) << op;
+  }
+}
+
+TEST_F(MathOpsTest, ComparisonDefinitionsFollowTensorFlow) {
+  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual"}) {
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    EXPECT_FALSE(def.is_commutative()) << op;
+    ASSERT_EQ(def.attr_size(), 1) << op;
+    EXPECT_EQ(def.attr(0).name(), "T");
+    // realnumbertype: twelve types, neither bool nor complex.
+    EXPECT_EQ(def.attr(0).allowed_values().list().type_size(), 12) << op;
+  }
+  for (const char* op : {"Equal", "NotEqual"}) {
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    EXPECT_TRUE(def.is_commutative()) << op;
+    ASSERT_EQ(def.attr_size(), 2) << op;
+    EXPECT_EQ(def.attr(0).name(), "T");
+    EXPECT_FALSE(def.attr(0).has_allowed_values()) << op;  // `T: type`
+    EXPECT_EQ(def.attr(1).name(), "incompatible_shape_error");
+    EXPECT_EQ(def.attr(1).type(), "bool");
+    EXPECT_TRUE(def.attr(1).default_value().b()) << op;
+  }
+}
+
+TEST_F(MathOpsTest, OrderingComparisonsRejectBoolAndComplex) {
+  for (const char* type : {"DT_BOOL", "DT_COMPLEX64", "DT_STRING"}) {
+    auto out = InferShapes(*ops_, "Less",
+                           absl::StrCat("attr { key: 'T' value { type: ", type, " } }"),
+                           {PartialShape({1}), PartialShape({1})});
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << type;
+    EXPECT_THAT(std::string(out.status().message()),
+                HasSubstr("attr 'T' of node 'n' (Less): value "))
+        << type;
+    EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+  }
+}
+
+TEST_F(MathOpsTest, EqualityAcceptsEveryType) {
+  for (const char* type : {"DT_BOOL", "DT_STRING", "DT_COMPLEX128", "DT_HALF", "DT_UINT64"}) {
+    for (const char* op : {"Equal", "NotEqual"}) {
+      auto out = InferShapes(*ops_, op,
+                             absl::StrCat("attr { key: 'T' value { type: ", type, " } }"),
+                             {PartialShape({3}), PartialShape::Scalar()});
+      ASSERT_TRUE(out.ok()) << op << " " << type << ": " << out.status();
+      EXPECT_THAT(*out, ElementsAre(PartialShape({3})));
+    }
+  }
+}
+
+TEST_F(MathOpsTest, ComparisonsRejectIncompatibleShapes) {
+  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, 3}), PartialShape({4, 3})});
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << op;
+    EXPECT_THAT(std::string(out.status().message()),
+                HasSubstr(absl::StrCat(op, ": incompatible shapes for broadcasting: [2,3] and "
+                                           "[4,3] (dimensions 2 and 4) for 'n' with input "
+                                           "shapes: [2,3], [4,3]")));
+  }
+}
+
+TEST_F(MathOpsTest, EqualityWithoutShapeErrorIsScalarForIncompatibleShapes) {
+  for (const char* op : {"Equal", "NotEqual"}) {
+    auto out = InferShapes(*ops_, op, kLenient, {PartialShape({2, 3}), PartialShape({4, 3})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape::Scalar())) << op;
+    // Shapes that broadcast still do.
+    out = InferShapes(*ops_, op, kLenient, {PartialShape({2, 1, 3}), PartialShape({4, 1})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({2, 4, 3}))) << op;
+  }
+}
+
+TEST_F(MathOpsTest, EqualityWithoutShapeErrorAndUnknownDimensions) {
+  struct Case {
+    PartialShape x;
+    PartialShape y;
+    PartialShape expected;
+  };
+  const std::vector<Case> cases = {
+      {PartialShape({-1, 3}), PartialShape({1, 3}), PartialShape({-1, 3})},
+      {PartialShape({-1}), PartialShape({-1}), PartialShape({-1})},
+      {PartialShape({-1}), PartialShape::Scalar(), PartialShape({-1})},
+      // An unknown dimension against a known one other than 1 may not broadcast: unknown.
+      {PartialShape({-1, 3}), PartialShape({4, 3}), PartialShape::Unknown()},
+      {PartialShape({2, 3}), PartialShape({2, -1}), PartialShape::Unknown()},
+      {PartialShape({0}), PartialShape({-1}), PartialShape::Unknown()},
+      {PartialShape::Unknown(), PartialShape({2}), PartialShape::Unknown()},
+      // Known dimensions that conflict win over a later unknown one.
+      {PartialShape({2, -1}), PartialShape({3, 5}), PartialShape::Scalar()},
+  };
+  for (const Case& c : cases) {
+    auto out = InferShapes(*ops_, "Equal", kLenient, {c.x, c.y});
+    ASSERT_TRUE(out.ok()) << c.x << " vs " << c.y << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(c.expected)) << c.x << " vs " << c.y;
+  }
+  // With the default (true), an unknown dimension is assumed to broadcast.
+  auto out = InferShapes(*ops_, "Equal", kFloat, {PartialShape({-1, 3}), PartialShape({4, 3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({4, 3})));
+}
+
+TEST_F(MathOpsTest, EqualityRejectsNonBoolShapeErrorAttr) {
+  auto out = InferShapes(*ops_, "Equal",
+                         R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                              attr { key: "incompatible_shape_error" value { i: 1 } })pb",
+                         {PartialShape({1}), PartialShape({1})});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("incompatible_shape_error"));
+}
+
+TEST_F(MathOpsTest, LogicalOps) {
+  for (const char* op : {"LogicalAnd", "LogicalOr"}) {
+    auto out = InferShapes(*ops_, op, "", {PartialShape({3, 1}), PartialShape({1, 4})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({3, 4}))) << op;
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    EXPECT_TRUE(def.is_commutative()) << op;
+    EXPECT_EQ(def.attr_size(), 0) << op;
+    EXPECT_EQ(def.input_arg(0).type(), tensorflow::DT_BOOL);
+    EXPECT_EQ(def.input_arg(1).type(), tensorflow::DT_BOOL);
+    EXPECT_EQ(def.output_arg(0).name(), "z");
+    EXPECT_EQ(def.output_arg(0).type(), tensorflow::DT_BOOL);
+    out = InferShapes(*ops_, op, "", {PartialShape({2}), PartialShape({3})});
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << op;
+    EXPECT_THAT(std::string(out.status().message()),
+                HasSubstr(absl::StrCat(op, ": incompatible shapes for broadcasting: [2] and [3]")));
+  }
+  const tensorflow::OpDef& logical_not = ops_->Find("LogicalNot")->op_def;
+  EXPECT_EQ(logical_not.input_arg(0).name(), "x");
+  EXPECT_EQ(logical_not.input_arg(0).type(), tensorflow::DT_BOOL);
+  EXPECT_EQ(logical_not.output_arg(0).name(), "y");
+  EXPECT_EQ(logical_not.output_arg(0).type(), tensorflow::DT_BOOL);
+  auto out = InferShapes(*ops_, "LogicalNot", "", {PartialShape({-1, 5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 5})));
 }
 
 }  // namespace

@@ -107,4 +107,12 @@ absl::StatusOr<std::vector<int>> OutputArgSizes(const tensorflow::NodeDef& node,
   return sizes;
 }
 
+absl::StatusOr<std::vector<int>> InputArgSizes(const tensorflow::NodeDef& node,
+                                               const tensorflow::OpDef& op_def) {
+  std::vector<DataType> types;
+  std::vector<int> sizes;
+  RETURN_IF_ERROR(AddArgTypes(node, op_def.input_arg(), &types, &sizes));
+  return sizes;
+}
+
 }  // namespace tessera

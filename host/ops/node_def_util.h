@@ -37,6 +37,9 @@ absl::Status InOutTypesForNode(const tensorflow::NodeDef& node, const tensorflow
 // number attr, or the length of its type list), in argument order.
 absl::StatusOr<std::vector<int>> OutputArgSizes(const tensorflow::NodeDef& node,
                                                 const tensorflow::OpDef& op_def);
+// The same for input arguments.
+absl::StatusOr<std::vector<int>> InputArgSizes(const tensorflow::NodeDef& node,
+                                               const tensorflow::OpDef& op_def);
 
 }  // namespace tessera
 

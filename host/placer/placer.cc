@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "host/executor/kernel_factory.h"
+#include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
 #include "host/runtime/device.h"
 #include "host/runtime/device_name.h"
@@ -20,6 +21,83 @@ namespace {
 
 bool IsRefOrResource(DataType dtype) {
   return static_cast<int>(dtype) >= 100 || dtype == TSR_DTYPE_RESOURCE;
+}
+
+// No inputs and one reference or resource output (a variable handle): its request names the
+// device that holds the resource, which soft placement never drops.
+bool IsResourceGenerator(const Node& n) {
+  return n.num_inputs() == 0 && n.num_outputs() == 1 && IsRefOrResource(n.output_type(0));
+}
+
+// Heuristic A: no inputs and one plain output (Const, a random generator...).
+bool IsGenerator(const Node& n) {
+  return n.num_inputs() == 0 && n.num_outputs() == 1 && !IsRefOrResource(n.output_type(0));
+}
+
+// Heuristic B: ops that read only their input's metadata.
+bool IsMetadata(const Node& n) {
+  return n.op() == "Shape" || n.op() == "Size" || n.op() == "Rank";
+}
+
+ParsedDeviceName WithoutTypeAndId(ParsedDeviceName name) {
+  name.has_type = false;
+  name.has_id = false;
+  return name;
+}
+
+// TensorFlow's MergeDevNames under soft placement: jobs, replicas and tasks must still agree,
+// but conflicting types drop the type and id, and conflicting ids drop the id.
+absl::Status SoftMergeDeviceNames(ParsedDeviceName* target, const ParsedDeviceName& other) {
+  ParsedDeviceName merged = *target;
+  RETURN_IF_ERROR(MergeDeviceNames(&merged, WithoutTypeAndId(other)));
+  if (other.has_type) {
+    if (merged.has_type && merged.type != other.type) {
+      *target = WithoutTypeAndId(merged);
+      return absl::OkStatus();
+    }
+    merged.has_type = true;
+    merged.type = other.type;
+  }
+  if (other.has_id) {
+    if (merged.has_id && merged.id != other.id) {
+      merged.has_id = false;
+      *target = merged;
+      return absl::OkStatus();
+    }
+    merged.has_id = true;
+    merged.id = other.id;
+  }
+  *target = merged;
+  return absl::OkStatus();
+}
+
+// Sets every field of `target` that `source` sets and `target` does not.
+void EnsureSpecification(ParsedDeviceName* target, const ParsedDeviceName& source) {
+  if (!target->has_job && source.has_job) {
+    target->has_job = true;
+    target->job = source.job;
+  }
+  if (!target->has_replica && source.has_replica) {
+    target->has_replica = true;
+    target->replica = source.replica;
+  }
+  if (!target->has_task && source.has_task) {
+    target->has_task = true;
+    target->task = source.task;
+  }
+  if (!target->has_type && source.has_type) {
+    target->has_type = true;
+    target->type = source.type;
+  }
+  if (!target->has_id && source.has_id) {
+    target->has_id = true;
+    target->id = source.id;
+  }
+}
+
+std::string SpecOrNone(const ParsedDeviceName& spec) {
+  std::string text = spec.ToString();
+  return text.empty() ? "<none>" : text;
 }
 
 class ColocationGraph {
@@ -42,8 +120,9 @@ class ColocationGraph {
     for (Node* node : nodes) {
       for (const Edge* e : node->in_edges()) {
         if (e->IsControlEdge() || !e->src->IsOp()) continue;
-        if (IsRefOrResource(e->src->output_type(e->src_output))) {
-          RETURN_IF_ERROR(Union(e->src, node, "a reference or resource edge"));
+        if (IsRefOrResource(node->input_type(e->dst_input))) {
+          RETURN_IF_ERROR(Union(e->src, node, "a reference or resource edge",
+                                /*ignorable_when_soft=*/false));
         }
       }
     }
@@ -56,7 +135,8 @@ class ColocationGraph {
     int parent = -1;
     int rank = 0;
     ParsedDeviceName requested;
-    std::string assigned;           // full device name, when fixed
+    ParsedDeviceName resource;       // the request of a resource generator in the group
+    std::string assigned;            // full device name, when fixed
     std::vector<std::string> types;  // device types with a kernel for every member
     std::vector<std::string> names;  // member node names, for messages
   };
@@ -65,24 +145,45 @@ class ColocationGraph {
     Member& m = members_[node->id()];
     m.parent = node->id();
     m.names.push_back(node->name());
+    std::string what = absl::StrCat("node '", node->name(), "' (", node->op(), ")");
     absl::StatusOr<ParsedDeviceName> requested = ParseDeviceName(node->requested_device());
-    if (!requested.ok()) {
-      return WithContext(requested.status(),
-                         absl::StrCat("node '", node->name(), "' (", node->op(), ")"));
-    }
+    if (!requested.ok()) return WithContext(requested.status(), what);
     m.requested = *requested;
-    if (!node->assigned_device().empty()) m.assigned = node->assigned_device();
+    if (IsResourceGenerator(*node)) m.resource = m.requested;
+    if (!node->requested_device().empty()) {
+      absl::StrAppend(&what, " requested on '", node->requested_device(), "'");
+    }
     for (const std::string& type : device_types_) {
       if (kernels_.HasKernel(*node, type)) m.types.push_back(type);
     }
     if (m.types.empty()) {
-      std::vector<std::string> with_kernels = kernels_.DeviceTypesWithKernelsFor(node->op());
+      std::vector<std::string> with_kernels;
+      for (const std::string& type : kernels_.DeviceTypesWithKernelsFor(node->op())) {
+        bool present = std::find(device_types_.begin(), device_types_.end(), type) !=
+                       device_types_.end();
+        with_kernels.push_back(absl::StrCat(
+            type, present ? " (not for the node's types)" : " (no such device)"));
+      }
       return absl::InvalidArgumentError(absl::StrCat(
-          "cannot assign a device for node '", node->name(), "' (", node->op(),
-          "): no kernel for it on any device present (devices present: ",
-          absl::StrJoin(device_types_, ", "), "; device types with a kernel for ", node->op(),
-          ": ", with_kernels.empty() ? "none" : absl::StrJoin(with_kernels, ", "),
-          with_kernels.empty() ? "" : ", none matching the node's types", ")"));
+          "cannot assign a device for ", what, ": no kernel for it on any device present "
+          "(devices present: ", absl::StrJoin(device_types_, ", "),
+          "; device types with a kernel for ", node->op(), ": ",
+          with_kernels.empty() ? "none" : absl::StrJoin(with_kernels, ", "), ")"));
+    }
+    if (!node->assigned_device().empty()) {
+      const Device* device = FindDevice(node->assigned_device());
+      if (device == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, " is assigned to '", node->assigned_device(),
+            "', which is not a device of this session (devices present: ", DeviceList(), ")"));
+      }
+      if (std::find(m.types.begin(), m.types.end(), device->device_type()) == m.types.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, " is assigned to '", node->assigned_device(), "', but has no kernel for ",
+            device->device_type(), " (device types with a kernel for it: ",
+            absl::StrJoin(m.types, ", "), ")"));
+      }
+      m.assigned = node->assigned_device();
     }
     return absl::OkStatus();
   }
@@ -95,34 +196,56 @@ class ColocationGraph {
     return id;
   }
 
-  absl::Status Union(Node* a, Node* b, absl::string_view why) {
+  // Joins the groups of `a` and `b`. Under soft placement, a colocation that cannot be honoured
+  // is dropped when `ignorable_when_soft` (TensorFlow's rule for `_class` groups; reference and
+  // resource edges must always hold).
+  absl::Status Union(Node* a, Node* b, absl::string_view why, bool ignorable_when_soft) {
     int ra = Find(a->id());
     int rb = Find(b->id());
     if (ra == rb) return absl::OkStatus();
+    absl::Status status = TryUnion(ra, rb);
+    if (status.ok()) return status;
+    if (ignorable_when_soft && options_.allow_soft_placement) return absl::OkStatus();
+    return WithContext(status, absl::StrCat("cannot colocate nodes '", a->name(), "' and '",
+                                            b->name(), "' (joined by ", why, ")"));
+  }
+
+  // Dry run first: nothing changes unless the requests, resource devices, assignments and kernel
+  // types are all compatible.
+  absl::Status TryUnion(int ra, int rb) {
     Member& ma = members_[ra];
     Member& mb = members_[rb];
-    // Dry run first: nothing changes unless both the requests and the types are compatible.
-    ParsedDeviceName merged = ma.requested;
-    absl::Status merge = MergeDeviceNames(&merged, mb.requested);
+    ParsedDeviceName resource = ma.resource;
+    absl::Status merge = MergeDeviceNames(&resource, mb.resource);
+    if (!merge.ok()) return WithContext(merge, "their resources live on different devices");
+    ParsedDeviceName requested = ma.requested;
+    RETURN_IF_ERROR(options_.allow_soft_placement
+                        ? SoftMergeDeviceNames(&requested, mb.requested)
+                        : MergeDeviceNames(&requested, mb.requested));
+    EnsureSpecification(&requested, resource);
+    if (!ma.assigned.empty() && !mb.assigned.empty() && ma.assigned != mb.assigned) {
+      return absl::InvalidArgumentError(absl::StrCat("they are already assigned to '", ma.assigned,
+                                                     "' and '", mb.assigned, "'"));
+    }
     std::vector<std::string> types;
     for (const std::string& t : ma.types) {
       if (std::find(mb.types.begin(), mb.types.end(), t) != mb.types.end()) types.push_back(t);
     }
-    std::string context = absl::StrCat("cannot colocate nodes '", a->name(), "' and '",
-                                       b->name(), "' (joined by ", why, ")");
-    if (!merge.ok()) {
-      if (!options_.allow_soft_placement) return WithContext(merge, context);
-      merged = ma.requested;  // soft placement: the first group's request wins
-    }
     if (types.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          context, ": no device type supports both (", a->name(), ": ",
-          absl::StrJoin(ma.types, ", "), "; ", b->name(), ": ", absl::StrJoin(mb.types, ", "),
-          ")"));
+          "no device type supports both (group [", absl::StrJoin(ma.names, ", "),
+          "]: ", absl::StrJoin(ma.types, ", "), "; group [", absl::StrJoin(mb.names, ", "),
+          "]: ", absl::StrJoin(mb.types, ", "), ")"));
     }
-    if (!ma.assigned.empty() && !mb.assigned.empty() && ma.assigned != mb.assigned) {
-      return absl::InvalidArgumentError(absl::StrCat(context, ": they are already assigned to '",
-                                                     ma.assigned, "' and '", mb.assigned, "'"));
+    const std::string& assigned = ma.assigned.empty() ? mb.assigned : ma.assigned;
+    if (!assigned.empty()) {
+      const std::string& type = FindDevice(assigned)->device_type();
+      if (std::find(types.begin(), types.end(), type) == types.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "one is already assigned to '", assigned, "', but not every node of the joined group "
+            "has a kernel for ", type, " (device types with a kernel for all: ",
+            absl::StrJoin(types, ", "), ")"));
+      }
     }
     int root = ra, child = rb;
     if (ma.rank < mb.rank) std::swap(root, child);
@@ -130,13 +253,15 @@ class ColocationGraph {
     Member& c = members_[child];
     if (r.rank == c.rank) ++r.rank;
     c.parent = root;
-    r.requested = merged;
+    r.requested = requested;
+    r.resource = resource;
     r.types = types;
     if (r.assigned.empty()) r.assigned = c.assigned;
     r.names.insert(r.names.end(), c.names.begin(), c.names.end());
     return absl::OkStatus();
   }
 
+  // `_class: ["loc:@x"]` joins the node to x (when x exists) and to every node naming group x.
   absl::Status ColocateClassGroups(const std::vector<Node*>& nodes) {
     absl::flat_hash_map<std::string, Node*> group_first;
     for (Node* node : nodes) {
@@ -145,44 +270,50 @@ class ColocationGraph {
       for (const std::string& entry : cls->list().s()) {
         if (!absl::StartsWith(entry, "loc:@")) continue;
         std::string group = entry.substr(5);
+        std::string why = absl::StrCat("colocation group 'loc:@", group, "'");
         Node* anchor = graph_->FindNode(group);
         if (anchor != nullptr && anchor->IsOp()) {
-          RETURN_IF_ERROR(Union(anchor, node, absl::StrCat("colocation group 'loc:@", group, "'")));
+          RETURN_IF_ERROR(Union(anchor, node, why, /*ignorable_when_soft=*/true));
           continue;
         }
         auto [it, inserted] = group_first.emplace(group, node);
-        if (!inserted) {
-          RETURN_IF_ERROR(
-              Union(it->second, node, absl::StrCat("colocation group 'loc:@", group, "'")));
-        }
+        if (!inserted) RETURN_IF_ERROR(Union(it->second, node, why, /*ignorable_when_soft=*/true));
       }
     }
     return absl::OkStatus();
   }
 
+  // Inputs before consumers, so that the metadata heuristic sees its input placed. Loop back
+  // edges (out of NextIteration) are not waited for, or no node of a loop would ever be ready.
   std::vector<Node*> TopologicalOrder(const std::vector<Node*>& nodes) {
+    auto counts = [](const Edge* e) { return e->src->IsOp() && !IsNextIteration(*e->src); };
     std::vector<int> pending(graph_->num_node_ids(), 0);
     std::deque<Node*> ready;
     for (Node* n : nodes) {
-      for (const Edge* e : n->in_edges()) {
-        if (e->src->IsOp()) ++pending[n->id()];
-      }
+      for (const Edge* e : n->in_edges()) pending[n->id()] += counts(e) ? 1 : 0;
       if (pending[n->id()] == 0) ready.push_back(n);
     }
     std::vector<Node*> order;
+    std::vector<bool> ordered(graph_->num_node_ids(), false);
     while (!ready.empty()) {
       Node* n = ready.front();
       ready.pop_front();
       order.push_back(n);
+      ordered[n->id()] = true;
       for (const Edge* e : n->out_edges()) {
-        if (e->dst->IsOp() && --pending[e->dst->id()] == 0) ready.push_back(e->dst);
+        if (e->dst->IsOp() && counts(e) && --pending[e->dst->id()] == 0) ready.push_back(e->dst);
       }
     }
-    return order;  // the graph was checked acyclic at import
+    // Import rejects other cycles; should one get here, its nodes are still placed.
+    for (Node* n : nodes) {
+      if (!ordered[n->id()]) order.push_back(n);
+    }
+    return order;
   }
 
-  // Devices a group may use, best first.
-  std::vector<Device*> Candidates(const Member& group, const ParsedDeviceName& spec) {
+  // Devices matching `spec` whose type has a kernel for the whole group, best first: device-type
+  // priority, then name.
+  std::vector<Device*> Matching(const Member& group, const ParsedDeviceName& spec) const {
     std::vector<Device*> out;
     for (Device* d : devices_) {
       if (!DeviceNameMatches(spec, d->parsed_name())) continue;
@@ -199,57 +330,63 @@ class ColocationGraph {
     return out;
   }
 
-  absl::StatusOr<std::string> ChooseForGroup(Node* node, int root) {
-    Member& group = members_[root];
-    if (!group.assigned.empty()) return group.assigned;
-    std::vector<Device*> candidates = Candidates(group, group.requested);
-    if (candidates.empty() && options_.allow_soft_placement) {
-      ParsedDeviceName relaxed = group.requested;
-      relaxed.has_type = false;
-      relaxed.has_id = false;
-      candidates = Candidates(group, relaxed);
+  // The devices the group of `node` may use, best first. Under soft placement an unsatisfiable
+  // request is retried without its type and id, first keeping the group's resource device.
+  absl::StatusOr<std::vector<Device*>> DevicesForGroup(Node* node, int root) const {
+    const Member& group = members_[root];
+    std::vector<Device*> devices = Matching(group, group.requested);
+    if (devices.empty() && options_.allow_soft_placement) {
+      ParsedDeviceName relaxed = WithoutTypeAndId(group.requested);
+      ParsedDeviceName with_resource = relaxed;
+      EnsureSpecification(&with_resource, group.resource);
+      devices = Matching(group, with_resource);
+      if (devices.empty()) devices = Matching(group, relaxed);
     }
-    if (candidates.empty()) {
-      std::string request = group.requested.ToString();
+    if (devices.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "cannot assign a device for node '", node->name(), "' (", node->op(),
-          "): could not satisfy the device specification '", request.empty() ? "<none>" : request,
+          "): could not satisfy the device specification '", SpecOrNone(group.requested),
           "'; colocation group: [", absl::StrJoin(group.names, ", "),
           "]; device types with a kernel for the whole group: ",
           absl::StrJoin(group.types, ", "), "; devices present: ", DeviceList(),
-          options_.allow_soft_placement ? "" : " (soft placement is off)"));
+          options_.allow_soft_placement ? " (even without the device type and id)"
+                                        : " (soft placement is off)"));
     }
-    return candidates.front()->name();
+    return devices;
+  }
+
+  // Places the group of `node` (unless it already is) on `preferred` when the group may use it,
+  // otherwise on its best device; records the node's device.
+  absl::Status PlaceNode(Node* node, const std::string& preferred) {
+    int root = Find(node->id());
+    Member& group = members_[root];
+    if (group.assigned.empty()) {
+      ASSIGN_OR_RETURN(std::vector<Device*> devices, DevicesForGroup(node, root));
+      group.assigned = devices.front()->name();
+      for (Device* d : devices) {
+        if (d->name() == preferred) group.assigned = preferred;
+      }
+    }
+    node->set_assigned_device(group.assigned);
+    return absl::OkStatus();
+  }
+
+  // The one device all consumers of `node` went to, or "".
+  static std::string ConsumersDevice(const Node& node) {
+    std::string common;
+    for (const Edge* e : node.out_edges()) {
+      if (!e->dst->IsOp()) continue;
+      const std::string& d = e->dst->assigned_device();
+      if (d.empty() || (!common.empty() && d != common)) return "";
+      common = d;
+    }
+    return common;
   }
 
   std::string DeviceList() const {
     std::vector<std::string> names;
     for (Device* d : devices_) names.push_back(d->name());
     return absl::StrJoin(names, ", ");
-  }
-
-  bool IsGenerator(const Node* n) const {
-    if (n->num_outputs() != 1 || IsRefOrResource(n->output_type(0))) return false;
-    for (const Edge* e : n->in_edges()) {
-      if (e->src->IsOp() && !e->IsControlEdge()) return false;
-    }
-    return n->num_inputs() == 0;
-  }
-
-  bool IsMetadata(const Node* n) const {
-    return n->op() == "Shape" || n->op() == "Size" || n->op() == "Rank";
-  }
-
-  bool Unconstrained(int root) {
-    const Member& m = members_[root];
-    return m.names.size() == 1 && m.assigned.empty() && m.requested.ToString().empty();
-  }
-
-  bool TypeAllowed(int root, const std::string& device_name) {
-    const Device* d = FindDevice(device_name);
-    if (d == nullptr) return false;
-    const std::vector<std::string>& types = members_[root].types;
-    return std::find(types.begin(), types.end(), d->device_type()) != types.end();
   }
 
   const Device* FindDevice(const std::string& name) const {
@@ -262,43 +399,17 @@ class ColocationGraph {
   absl::Status Assign(const std::vector<Node*>& order) {
     std::vector<Node*> generators;
     for (Node* node : order) {
-      int root = Find(node->id());
-      if (Unconstrained(root) && IsGenerator(node)) {
-        generators.push_back(node);
+      if (IsGenerator(*node) && members_[Find(node->id())].assigned.empty()) {
+        generators.push_back(node);  // placed once their consumers are
         continue;
       }
-      if (Unconstrained(root) && IsMetadata(node)) {
-        const Edge* in = node->input_edge(0);
-        if (in != nullptr && !in->src->assigned_device().empty() &&
-            TypeAllowed(root, in->src->assigned_device())) {
-          members_[root].assigned = in->src->assigned_device();
-        }
+      std::string preferred;
+      if (IsMetadata(*node) && node->num_inputs() > 0 && node->input_edge(0) != nullptr) {
+        preferred = node->input_edge(0)->src->assigned_device();
       }
-      ASSIGN_OR_RETURN(std::string device, ChooseForGroup(node, root));
-      members_[root].assigned = device;
-      node->set_assigned_device(device);
+      RETURN_IF_ERROR(PlaceNode(node, preferred));
     }
-    // Generators go where all their consumers went, when they may.
-    for (Node* node : generators) {
-      int root = Find(node->id());
-      std::string common;
-      bool same = true;
-      for (const Edge* e : node->out_edges()) {
-        if (!e->dst->IsOp()) continue;
-        const std::string& d = e->dst->assigned_device();
-        if (common.empty()) {
-          common = d;
-        } else if (d != common) {
-          same = false;
-        }
-      }
-      if (same && !common.empty() && TypeAllowed(root, common)) {
-        members_[root].assigned = common;
-      }
-      ASSIGN_OR_RETURN(std::string device, ChooseForGroup(node, root));
-      members_[root].assigned = device;
-      node->set_assigned_device(device);
-    }
+    for (Node* node : generators) RETURN_IF_ERROR(PlaceNode(node, ConsumersDevice(*node)));
     if (options_.log_device_placement) {
       for (Node* node : order) {
         std::fprintf(stderr, "%s (%s): %s\n", node->name().c_str(), node->op().c_str(),

@@ -203,18 +203,24 @@ TEST_F(PlacerTest, NoKernelForTheNodesTypesIsReported) {
   EXPECT_THAT(graph.status().message(), HasSubstr("device types with a kernel for Neg: CPU"));
 }
 
-TEST_F(PlacerTest, RunAcrossDeviceTypesNeedsPartitioning) {
+TEST_F(PlacerTest, RunAcrossDeviceTypes) {
   SessionOptions options;
   options.plugin_paths.push_back(TESSERA_TESTKIT_PLUGIN_DIR);
   tensorflow::GraphDef def;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      std::string(kInput) + Node("a", "TestAsyncIdentity", "x", "/device:TESTKIT:0"), &def));
+      std::string(kInput) + Node("a", "TestAsyncIdentity", "x", "/device:TESTKIT:0") +
+          Node("n", "Neg", "a"),
+      &def));
   auto session = Session::Create(options, def);
   ASSERT_TRUE(session.ok()) << session.status();
   std::vector<Tensor> out;
-  absl::Status s = (*session)->Run({{"x", Tensor::Scalar<float>(1)}}, {"a"}, {}, &out);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(s.message(), HasSubstr("spans 2 devices"));
+  RunMetadata metadata;
+  absl::Status s = (*session)->Run(RunOptions(), {{"x", Tensor::Scalar<float>(2)}}, {"n"}, {},
+                                   &out, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].DebugString(), "float [] -2");
+  EXPECT_THAT(metadata.partition_devices, ::testing::UnorderedElementsAre(kCpu, kTestkit));
 }
 
 }  // namespace

@@ -22,8 +22,12 @@ uint64_t NewIncarnation() {
 // Device memory through the plugin's Memory_Allocate / Memory_Free.
 class PluginAllocator final : public Allocator {
  public:
-  PluginAllocator(std::string device_name, PluginDevice* device, bool host_accessible)
-      : device_name_(std::move(device_name)), device_(device), host_accessible_(host_accessible) {}
+  PluginAllocator(std::string device_name, Device* owner, PluginDevice* device,
+                  bool host_accessible)
+      : device_name_(std::move(device_name)),
+        owner_(owner),
+        device_(device),
+        host_accessible_(host_accessible) {}
   std::string Name() const override { return device_name_; }
   absl::StatusOr<void*> Allocate(size_t size, size_t alignment) override {
     absl::StatusOr<void*> ptr = device_->Allocate(size, alignment);
@@ -35,9 +39,11 @@ class PluginAllocator final : public Allocator {
   }
   void Free(void* ptr, size_t size) override { device_->Free(ptr, size); }
   bool host_accessible() const override { return host_accessible_; }
+  Device* device() const override { return owner_; }
 
  private:
   std::string device_name_;
+  Device* owner_;
   PluginDevice* device_;
   bool host_accessible_;
 };
@@ -56,7 +62,7 @@ Device::Device(std::string name, std::string device_type, int32_t type_priority,
   absl::StatusOr<ParsedDeviceName> parsed = ParseDeviceName(name_);
   TSR_CHECK(parsed.ok(), parsed.status().ToString());
   parsed_name_ = *parsed;
-  allocator_ = std::make_unique<PluginAllocator>(name_, plugin_device_.get(), host_memory());
+  allocator_ = std::make_unique<PluginAllocator>(name_, this, plugin_device_.get(), host_memory());
 }
 
 Device::~Device() = default;

@@ -1,27 +1,69 @@
 // Device creation from the plugins' device types.
 #include "host/runtime/device_manager.h"
 
+#include <set>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "registry/device_handle.h"
 #include "registry/status_macros.h"
 
 namespace tessera {
+namespace {
+
+// Every device_count entry must name a known type and a count >= 0.
+absl::Status CheckDeviceCounts(const std::vector<DeviceTypeSpec>& device_types,
+                               const std::map<std::string, int>& device_count) {
+  std::set<std::string> known;
+  for (const DeviceTypeSpec& spec : device_types) known.insert(spec.device_type);
+  for (const auto& [type, count] : device_count) {
+    if (known.count(type) == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("device_count names device type '", type,
+                       "', which no loaded plugin provides (known device types: ",
+                       known.empty() ? "none" : absl::StrJoin(known, ", "), ")"));
+    }
+    if (count < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("device_count for device type '", type,
+                                                     "' is ", count, "; expected a count >= 0"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::string TypeLabel(const DeviceTypeSpec& spec) {
+  return absl::StrCat("device type ", spec.device_type, " from plugin '", spec.origin.plugin_name,
+                      "'");
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<DeviceManager>> DeviceManager::Create(
     const std::vector<DeviceTypeSpec>& device_types, const DeviceManagerOptions& options) {
+  RETURN_IF_ERROR(CheckDeviceCounts(device_types, options.device_count));
   auto manager = std::make_unique<DeviceManager>();
   for (const DeviceTypeSpec& spec : device_types) {
     if (!spec.active) continue;
-    absl::StatusOr<int> count = spec.DeviceCount();
+    auto requested_it = options.device_count.find(spec.device_type);
+    const int requested = requested_it == options.device_count.end() ? -1 : requested_it->second;
+    absl::StatusOr<int> count = spec.DeviceCountForConfig(requested);
     if (!count.ok()) {
-      manager->skipped_.push_back(absl::StrCat("device type ", spec.device_type, " from plugin '",
-                                               spec.origin.plugin_name,
-                                               "': ", count.status().message()));
+      // A configuration that names the type cannot be honoured: say so instead of skipping.
+      if (requested >= 0) {
+        return WithContext(count.status(), absl::StrCat("device_count asks for ", requested, " ",
+                                                        spec.device_type, " devices"));
+      }
+      manager->skipped_.push_back(absl::StrCat(TypeLabel(spec), ": ", count.status().message()));
       continue;
+    }
+    if (requested > 0 && *count < requested) {
+      manager->skipped_.push_back(absl::StrCat(TypeLabel(spec), ": ", requested,
+                                               " devices requested, ", *count,
+                                               " available; created ", *count));
     }
     for (int ordinal = 0; ordinal < *count; ++ordinal) {
       absl::StatusOr<std::unique_ptr<PluginDevice>> plugin_device =
-          spec.CreateDevice(ordinal, options.device_options);
+          spec.CreateDevice(ordinal, options.device_options, requested);
       if (!plugin_device.ok()) {
         manager->skipped_.push_back(absl::StrCat(spec.device_type, ":", ordinal, " from plugin '",
                                                  spec.origin.plugin_name,

@@ -3,6 +3,7 @@
 #ifndef TESSERA_HOST_RUNTIME_DEVICE_MANAGER_H_
 #define TESSERA_HOST_RUNTIME_DEVICE_MANAGER_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,12 +21,20 @@ struct DeviceManagerOptions {
   int task = 0;
   // Options passed to every Device_Create.
   DeviceOptions device_options;
+  // How many devices to create per device type ({"CPU": 2} gives CPU:0 and CPU:1). A type not
+  // listed gets its plugin's default; 0 creates none of that type.
+  std::map<std::string, int> device_count;
 };
 
 class DeviceManager {
  public:
   // A device type whose devices cannot be created is skipped with its reason in `skipped()`;
-  // other device types still come up.
+  // other device types still come up. So is a shortfall: a type asked for more devices than it
+  // has gets what exists, and skipped() says how many were requested and created.
+  // Errors (INVALID_ARGUMENT): a device_count entry that names a type no plugin provides (the
+  // message lists the known types) or that is negative; a count the type's plugin refuses (its
+  // own error, with the plugin named). Any other error of an explicitly counted type is returned
+  // too, since the configuration cannot be honoured.
   static absl::StatusOr<std::unique_ptr<DeviceManager>> Create(
       const std::vector<DeviceTypeSpec>& device_types, const DeviceManagerOptions& options);
 

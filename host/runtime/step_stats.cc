@@ -6,7 +6,7 @@
 
 namespace tessera {
 
-StepStatsCollector::StepStatsCollector(int64_t step_id) {
+StepStatsCollector::StepStatsCollector(int64_t step_id) : step_id_(step_id) {
   stats_.step_id = step_id;
   stats_.start_ns = NowNanos();
 }

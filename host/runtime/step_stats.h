@@ -18,7 +18,7 @@ struct NodeExecStats {
   int64_t end_ns = 0;
   // A small number per OS thread, stable for the life of the process (ThreadIndex()).
   int32_t thread_id = 0;
-  // "float32[2,3]" per output; empty strings for outputs that were not produced (dead).
+  // "float[2,3]" per output (DataTypeString names); empty for outputs not produced (dead).
   std::vector<std::string> output_shapes;
   // Loop frame and iteration the node ran in; (0, 0) outside loops.
   uint64_t frame_id = 0;
@@ -43,10 +43,12 @@ class StepStatsCollector {
  public:
   explicit StepStatsCollector(int64_t step_id);
   void Record(const std::string& device, NodeExecStats stats);
+  int64_t step_id() const { return step_id_; }
   // Ends collection and returns everything recorded.
   StepStats Finish();
 
  private:
+  const int64_t step_id_;
   std::mutex mu_;
   StepStats stats_;
 };

@@ -13,6 +13,8 @@
 
 namespace tessera {
 
+class Device;
+
 // Dimensions of a dense, row-major tensor (outermost first). All dimensions are known (>= 0).
 class TensorShape {
  public:
@@ -47,6 +49,8 @@ class Allocator {
   virtual void Free(void* ptr, size_t size) = 0;
   // True when the host may read and write the memory directly.
   virtual bool host_accessible() const = 0;
+  // The device whose memory this is; nullptr for host memory.
+  virtual Device* device() const { return nullptr; }
 };
 
 // The process-wide allocator of aligned host memory.

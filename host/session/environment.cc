@@ -15,7 +15,8 @@ namespace tessera {
 
 std::string EnvironmentOptions::Key() const {
   return absl::StrCat(absl::StrJoin(plugin_paths, "\x1f"), "|", inter_op_threads, "|",
-                      intra_op_threads);
+                      intra_op_threads, "|",
+                      absl::StrJoin(device_count, ",", absl::PairFormatter("=")));
 }
 
 namespace {
@@ -59,8 +60,10 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
     std::fprintf(stderr, "tessera: warning: %s\n", std::string(ops_status.message()).c_str());
   }
 
+  DeviceManagerOptions device_options;
+  device_options.device_count = options.device_count;
   ASSIGN_OR_RETURN(env->devices_,
-                   DeviceManager::Create(env->plugins_->device_types(), DeviceManagerOptions()));
+                   DeviceManager::Create(env->plugins_->device_types(), device_options));
   if (env->devices_->devices().empty()) {
     std::string why = absl::StrJoin(env->devices_->skipped(), "; ");
     return absl::FailedPreconditionError(absl::StrCat(

@@ -4,6 +4,7 @@
 #ifndef TESSERA_HOST_SESSION_ENVIRONMENT_H_
 #define TESSERA_HOST_SESSION_ENVIRONMENT_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct EnvironmentOptions {
   std::vector<std::string> plugin_paths;
   int inter_op_threads = 0;
   int intra_op_threads = 0;
+  // Devices per device type (SessionOptions::device_count); types not listed get their
+  // plugin's default.
+  std::map<std::string, int> device_count;
 
   std::string Key() const;
 };

@@ -7,9 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "host/passes/rewrite_for_execution.h"
 #include "host/placer/placer.h"
 #include "host/runtime/device.h"
+#include "host/runtime/step_stats.h"
 #include "registry/status_macros.h"
 
 namespace tessera {
@@ -45,6 +45,7 @@ absl::StatusOr<std::unique_ptr<Session>> LocalSession::Create(const SessionOptio
   env_options.plugin_paths = options.plugin_paths;
   env_options.inter_op_threads = options.inter_op_threads;
   env_options.intra_op_threads = options.intra_op_threads;
+  env_options.device_count = options.device_count;
   ASSIGN_OR_RETURN(std::shared_ptr<Environment> env, Environment::Get(env_options));
   ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(def, env->ops()));
   PlacerOptions placer_options;
@@ -70,7 +71,9 @@ std::vector<std::string> LocalSession::ListDevices() const {
   return names;
 }
 
-absl::StatusOr<std::shared_ptr<const LocalSession::ExecutionPlan>> LocalSession::GetOrCreatePlan(
+int64_t LocalSession::NewStepId() { return next_step_id_.fetch_add(1, std::memory_order_relaxed); }
+
+absl::StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::GetOrCreatePlan(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetches, const std::vector<std::string>& targets) {
   std::string key = SignatureKey(feeds, fetches, targets);
@@ -89,54 +92,12 @@ absl::StatusOr<std::shared_ptr<const LocalSession::ExecutionPlan>> LocalSession:
   return it->second;
 }
 
-absl::StatusOr<std::shared_ptr<const LocalSession::ExecutionPlan>> LocalSession::CreatePlan(
+absl::StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::CreatePlan(
     const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
     const std::vector<std::string>& targets) {
-  auto plan = std::make_shared<ExecutionPlan>();
-  std::unique_ptr<Graph> graph = graph_->Clone();
-  Device* client = env_->devices().client_device();
-
   ExecutionSignature signature{feeds, fetches, targets};
-  // Shapes the graph promises for fed tensors, read before the rewrite replaces their producers.
-  for (const std::string& feed : feeds) {
-    absl::StatusOr<TensorId> id = ParseTensorName(feed);
-    const Node* node = id.ok() ? graph->FindNode(id->node) : nullptr;
-    if (node != nullptr && id->index >= 0 && id->index < node->num_outputs()) {
-      plan->feed_shapes.push_back(node->output_shape(id->index));
-    } else {
-      plan->feed_shapes.push_back(PartialShape());
-    }
-  }
-  RewriteResult rewrite;
-  RETURN_IF_ERROR(RewriteGraphForExecution(graph.get(), signature, client->name(), &rewrite));
-  plan->feed_types = rewrite.feed_types;
-  plan->fetch_types = rewrite.fetch_types;
-
-  // One partition per device. Until the partitioner inserts _Send/_Recv pairs, a signature must
-  // run on one device.
-  std::vector<std::string> used;
-  for (const Node* node : graph->op_nodes()) {
-    if (std::find(used.begin(), used.end(), node->assigned_device()) == used.end()) {
-      used.push_back(node->assigned_device());
-    }
-  }
-  if (used.size() > 1) {
-    return absl::UnimplementedError(absl::StrCat(
-        "this signature spans ", used.size(), " devices (", absl::StrJoin(used, ", "),
-        "); running one graph across devices needs Send/Recv partitioning, which this release "
-        "does not have: pin the nodes to one device"));
-  }
-  Device* device = used.empty() ? client : env_->devices().FindDevice(used.front());
-  if (device == nullptr) {
-    return absl::InternalError(absl::StrCat("placed on unknown device '", used.front(), "'"));
-  }
-  ExecutorParams params;
-  params.device = device;
-  params.intra_op_pool = env_->intra_op_pool();
-  params.kernel_factory = &env_->kernels();
-  ASSIGN_OR_RETURN(std::unique_ptr<Executor> executor, Executor::Create(params, *graph));
-  plan->executors.push_back(std::move(executor));
-  plan->fetch_devices.assign(fetches.size(), client);
+  ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan,
+                   BuildExecutionPlan(*env_, *graph_, signature));
   return std::shared_ptr<const ExecutionPlan>(std::move(plan));
 }
 
@@ -163,7 +124,7 @@ absl::Status LocalSession::CheckFeeds(
 }
 
 absl::Status LocalSession::Execute(const RunOptions& options, const ExecutionPlan& plan,
-                                   CallFrame* frame) {
+                                   CallFrame* frame, StepStatsCollector* stats) {
   struct Waiter {
     std::mutex mu;
     std::condition_variable cv;
@@ -172,27 +133,54 @@ absl::Status LocalSession::Execute(const RunOptions& options, const ExecutionPla
   } waiter;
   std::atomic<bool> cancelled{false};
   ThreadPool* pool = env_->inter_op_pool();
-  Executor::Args args;
-  args.step_id = next_step_id_.fetch_add(1, std::memory_order_relaxed);
+  StepArgs args;
+  args.step_id = stats != nullptr ? stats->step_id() : NewStepId();
   args.call_frame = frame;
   args.cancelled = &cancelled;
+  args.stats = stats;
   args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
-  plan.executors.front()->RunAsync(args, [&waiter](absl::Status status) {
-    std::lock_guard<std::mutex> lock(waiter.mu);
-    waiter.status = std::move(status);
-    waiter.done = true;
-    waiter.cv.notify_all();
-  });
+  std::function<void(const absl::Status&)> abort;
+  std::mutex abort_mu;
+  auto start = [&] {
+    RunPlanStep(
+        plan, args,
+        [&](std::function<void(const absl::Status&)> fn) {
+          std::lock_guard<std::mutex> lock(abort_mu);
+          abort = std::move(fn);
+        },
+        [&waiter](absl::Status status) {
+          std::lock_guard<std::mutex> lock(waiter.mu);
+          waiter.status = std::move(status);
+          waiter.done = true;
+          waiter.cv.notify_all();
+        });
+  };
+  // A step starts on the calling thread (no hop for small graphs), except under a deadline: then
+  // the caller stays free to watch the clock, even if the graph never ends.
+  if (options.timeout_ms > 0) {
+    pool->Schedule(start);
+  } else {
+    start();
+  }
   std::unique_lock<std::mutex> lock(waiter.mu);
   if (options.timeout_ms > 0) {
     bool finished = waiter.cv.wait_for(lock, std::chrono::milliseconds(options.timeout_ms),
                                        [&] { return waiter.done; });
     if (!finished) {
-      cancelled.store(true);
-      waiter.cv.wait(lock, [&] { return waiter.done; });
-      return absl::DeadlineExceededError(
+      absl::Status deadline = absl::DeadlineExceededError(
           absl::StrCat("the step did not finish within its timeout of ", options.timeout_ms,
                        " ms and was cancelled"));
+      cancelled.store(true);
+      // Receivers waiting on other partitions are released too. Their callbacks may finish the
+      // step on this thread, so the waiter's lock is not held meanwhile.
+      lock.unlock();
+      {
+        std::lock_guard<std::mutex> abort_lock(abort_mu);
+        if (abort) abort(deadline);
+      }
+      lock.lock();
+      waiter.cv.wait(lock, [&] { return waiter.done; });
+      return deadline;
     }
   } else {
     waiter.cv.wait(lock, [&] { return waiter.done; });
@@ -212,14 +200,33 @@ absl::Status LocalSession::Run(const RunOptions& options,
   frame.args.reserve(feeds.size());
   for (const auto& feed : feeds) frame.args.push_back(feed.second);
   frame.retvals.resize(fetches.size());
-  RETURN_IF_ERROR(Execute(options, *plan, &frame));
+  std::unique_ptr<StepStatsCollector> stats;
+  if (options.collect_step_stats) stats = std::make_unique<StepStatsCollector>(NewStepId());
+  absl::Status status = Execute(options, *plan, &frame, stats.get());
+  if (metadata != nullptr) {
+    metadata->partition_devices.clear();
+    for (const ExecutionPlan::Part& part : plan->parts) {
+      metadata->partition_devices.push_back(part.device->name());
+    }
+    if (stats != nullptr) metadata->step_stats = stats->Finish();
+  }
+  RETURN_IF_ERROR(status);
   outputs->clear();
   outputs->reserve(fetches.size());
   for (size_t i = 0; i < fetches.size(); ++i) {
     Tensor& value = frame.retvals[i];
+    if (!value.IsInitialized()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "fetch '", fetches[i], "' is dead: it depends on the untaken side of a Switch, so it "
+          "was not computed in this step"));
+    }
     if (!value.host_accessible()) {
       Tensor host;
-      RETURN_IF_ERROR(plan->fetch_devices[i]->CopyToHost(value, &host));
+      Device* device = value.buffer()->allocator()->device();
+      if (device == nullptr) {
+        return absl::InternalError(absl::StrCat("fetch '", fetches[i], "' is in unknown memory"));
+      }
+      RETURN_IF_ERROR(device->CopyToHost(value, &host));
       value = std::move(host);
     }
     outputs->push_back(std::move(value));

@@ -1,6 +1,6 @@
 // LocalSession: the embedded session. The graph is imported, checked and placed once at
-// creation; each new (feeds, fetches, targets) signature is pruned, rewritten and turned into
-// executors once, then cached.
+// creation; each new (feeds, fetches, targets) signature is pruned, rewritten, partitioned by
+// device and turned into executors once (an ExecutionPlan), then cached.
 #ifndef TESSERA_HOST_SESSION_LOCAL_SESSION_H_
 #define TESSERA_HOST_SESSION_LOCAL_SESSION_H_
 
@@ -15,6 +15,7 @@
 #include "host/graph/graph.h"
 #include "host/ops/partial_shape.h"
 #include "host/session/environment.h"
+#include "host/session/execution_plan.h"
 #include "host/session/session.h"
 
 namespace tessera {
@@ -35,18 +36,10 @@ class LocalSession final : public Session {
   std::vector<std::string> ListDevices() const override;
 
  private:
-  // Everything one signature needs, built once.
-  struct ExecutionPlan {
-    std::vector<std::unique_ptr<Executor>> executors;  // one per device partition
-    std::vector<DataType> feed_types;
-    std::vector<PartialShape> feed_shapes;
-    std::vector<DataType> fetch_types;
-    std::vector<Device*> fetch_devices;
-  };
-
   LocalSession(const SessionOptions& options, std::shared_ptr<Environment> env,
                std::unique_ptr<Graph> graph);
 
+  int64_t NewStepId();
   absl::StatusOr<std::shared_ptr<const ExecutionPlan>> GetOrCreatePlan(
       const std::vector<std::pair<std::string, Tensor>>& feeds,
       const std::vector<std::string>& fetches, const std::vector<std::string>& targets);
@@ -55,7 +48,8 @@ class LocalSession final : public Session {
       const std::vector<std::string>& targets);
   absl::Status CheckFeeds(const ExecutionPlan& plan,
                           const std::vector<std::pair<std::string, Tensor>>& feeds) const;
-  absl::Status Execute(const RunOptions& options, const ExecutionPlan& plan, CallFrame* frame);
+  absl::Status Execute(const RunOptions& options, const ExecutionPlan& plan, CallFrame* frame,
+                       StepStatsCollector* stats);
 
   SessionOptions options_;
   std::shared_ptr<Environment> env_;

@@ -1,6 +1,7 @@
 // Parsing of `tessera` arguments by hand: "--opt VALUE" and "--opt=VALUE", repeatable options.
 #include "host/tools/cli_args.h"
 
+#include <map>
 #include <optional>
 #include <set>
 
@@ -105,10 +106,69 @@ absl::StatusOr<int> ParseThreads(absl::string_view option, absl::string_view val
   return n;
 }
 
+// A device type as the placer spells it: a letter, then letters, digits or '_'.
+bool IsDeviceType(absl::string_view type) {
+  if (type.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(type[0]))) return false;
+  return absl::c_all_of(type, [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// Records the count of one device type; `given` is the option as the user wrote it, for messages.
+absl::Status SetDeviceCount(const std::string& type, int count, const std::string& given,
+                            std::map<std::string, std::string>* given_by, RunArgs* run) {
+  if (type == "CPU" && count < 1) {
+    return UsageError("run", absl::StrCat(given, ": at least one CPU device is needed, got ",
+                                          count));
+  }
+  auto [it, inserted] = given_by->emplace(type, given);
+  if (!inserted) {
+    return UsageError("run", absl::StrCat("the device count of ", type, " is given twice: '",
+                                          it->second, "' and '", given, "'"));
+  }
+  run->device_count[type] = count;
+  return absl::OkStatus();
+}
+
+// "--cpu-devices N" with N >= 1.
+absl::Status ParseCpuDevices(absl::string_view value, std::map<std::string, std::string>* given_by,
+                             RunArgs* run) {
+  int n;
+  if (!absl::SimpleAtoi(value, &n) || n < 1) {
+    return UsageError("run", absl::StrCat("--cpu-devices expects an integer >= 1, got '", value,
+                                          "'"));
+  }
+  return SetDeviceCount("CPU", n, absl::StrCat("--cpu-devices ", value), given_by, run);
+}
+
+// "--device-count TYPE=N" with N >= 0 (>= 1 for CPU); TYPE is case-insensitive.
+absl::Status ParseDeviceCount(absl::string_view value,
+                              std::map<std::string, std::string>* given_by, RunArgs* run) {
+  size_t eq = value.find('=');
+  if (eq == absl::string_view::npos || eq == 0 || eq + 1 == value.size()) {
+    return UsageError("run", absl::StrCat("--device-count expects TYPE=N, got '", value, "'"));
+  }
+  absl::string_view type = value.substr(0, eq);
+  absl::string_view count = value.substr(eq + 1);
+  if (!IsDeviceType(type)) {
+    return UsageError("run", absl::StrCat("--device-count expects a device type (a letter, then "
+                                          "letters, digits or '_') before '=', got '", type,
+                                          "'"));
+  }
+  int n;
+  if (!absl::SimpleAtoi(count, &n) || n < 0) {
+    return UsageError("run", absl::StrCat("--device-count expects a count >= 0 after '=', got '",
+                                          count, "' in '", value, "'"));
+  }
+  return SetDeviceCount(absl::AsciiStrToUpper(type), n, absl::StrCat("--device-count ", value),
+                        given_by, run);
+}
+
 absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
   RunArgs& run = out->run;
   ArgReader reader("run", args, 1);
   std::set<std::string> fed;
+  std::map<std::string, std::string> device_count_given_by;
   while (!reader.Done()) {
     std::string arg = reader.Next();
     if (IsHelp(arg)) {
@@ -162,6 +222,26 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
       absl::StatusOr<int> n = ParseThreads(arg, *value);
       if (!n.ok()) return n.status();
       (arg == "--inter-op-threads" ? run.inter_op_threads : run.intra_op_threads) = *n;
+    } else if (arg == "--trace") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a .json file");
+      if (!value.ok()) return value.status();
+      if (value->empty()) return UsageError("run", "--trace expects a .json file, got ''");
+      run.trace_path = *value;
+    } else if (arg == "--log-device-placement" || arg == "--soft-placement") {
+      absl::Status status = reader.NoValue(arg);
+      if (!status.ok()) return status;
+      (arg == "--log-device-placement" ? run.log_device_placement : run.allow_soft_placement) =
+          true;
+    } else if (arg == "--cpu-devices") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a number of CPU devices");
+      if (!value.ok()) return value.status();
+      absl::Status status = ParseCpuDevices(*value, &device_count_given_by, &run);
+      if (!status.ok()) return status;
+    } else if (arg == "--device-count") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "TYPE=N");
+      if (!value.ok()) return value.status();
+      absl::Status status = ParseDeviceCount(*value, &device_count_given_by, &run);
+      if (!status.ok()) return status;
     } else if (absl::StartsWith(arg, "-") && arg != "-") {
       return UsageError("run", absl::StrCat("unknown option '", arg, "' (see 'tessera run --help')"));
     } else if (run.graph_path.empty()) {
@@ -285,6 +365,15 @@ options:
                            before TESSERA_PLUGIN_PATH and the installed plugins (repeatable)
   --inter-op-threads N     threads that run graph nodes (0: one per core; the default)
   --intra-op-threads N     threads kernels may use (0: one per core; the default)
+  --trace FILE.json        record every node the step runs and write a Chrome / Perfetto trace
+                           to FILE.json (open it in chrome://tracing or ui.perfetto.dev)
+  --log-device-placement   print "node (op): device" to stderr for every node when placing
+  --soft-placement         place a node whose requested device cannot be had on another one
+                           instead of failing
+  --cpu-devices N          create N CPU devices, /device:CPU:0 to /device:CPU:N-1 (N >= 1;
+                           default 1)
+  --device-count TYPE=N    create N devices of TYPE (e.g. GPU=1; 0 creates none)
+                           (repeatable, one per type)
   -h, --help               show this help
 
 At least one --fetch or --target is required. Exit status: 0 on success, 1 when the run

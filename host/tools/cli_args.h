@@ -2,6 +2,7 @@
 #ifndef TESSERA_HOST_TOOLS_CLI_ARGS_H_
 #define TESSERA_HOST_TOOLS_CLI_ARGS_H_
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,16 @@ struct RunArgs {
   std::vector<std::string> plugin_paths;
   int inter_op_threads = 0;
   int intra_op_threads = 0;
+  // Empty: no trace. Otherwise the step's statistics are collected and written to this file as
+  // a Chrome / Perfetto trace.
+  std::string trace_path;
+  // Print every node's device to stderr when the graph is placed.
+  bool log_device_placement = false;
+  // Place nodes whose request cannot be met on another device instead of failing.
+  bool allow_soft_placement = false;
+  // Devices to create per type ("CPU" -> 2), from --cpu-devices and --device-count; types are
+  // upper case.
+  std::map<std::string, int> device_count;
 };
 
 // `tessera plugins [--json] [--plugin PATH]...`.

@@ -42,6 +42,32 @@ TEST(CliArgsTest, RunWithEveryOption) {
   EXPECT_EQ(args.run.intra_op_threads, 3);
 }
 
+TEST(CliArgsTest, RunTracingAndPlacementOptions) {
+  CliArgs args = Parse({"run", "g.pb", "--fetch", "y", "--trace", "step.json",
+                        "--log-device-placement", "--soft-placement", "--cpu-devices", "2",
+                        "--device-count", "gpu=1", "--device-count=TESTKIT=0"});
+  EXPECT_EQ(args.run.trace_path, "step.json");
+  EXPECT_TRUE(args.run.log_device_placement);
+  EXPECT_TRUE(args.run.allow_soft_placement);
+  EXPECT_THAT(args.run.device_count,
+              ElementsAre(Pair("CPU", 2), Pair("GPU", 1), Pair("TESTKIT", 0)));
+
+  CliArgs defaults = Parse({"run", "g.pb", "--fetch", "y"});
+  EXPECT_EQ(defaults.run.trace_path, "");
+  EXPECT_FALSE(defaults.run.log_device_placement);
+  EXPECT_FALSE(defaults.run.allow_soft_placement);
+  EXPECT_TRUE(defaults.run.device_count.empty());
+
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--trace=t.json"}).run.trace_path, "t.json");
+  EXPECT_THAT(Parse({"run", "g.pb", "--fetch", "y", "--cpu-devices=3"}).run.device_count,
+              ElementsAre(Pair("CPU", 3)));
+  EXPECT_THAT(Parse({"run", "g.pb", "--fetch", "y", "--device-count", "CPU=4"}).run.device_count,
+              ElementsAre(Pair("CPU", 4)));
+  EXPECT_THAT(Parse({"run", "g.pb", "--fetch", "y", "--device-count", "my_dev2=7"})
+                  .run.device_count,
+              ElementsAre(Pair("MY_DEV2", 7)));
+}
+
 TEST(CliArgsTest, RunGraphMayComeAfterOptions) {
   CliArgs args = Parse({"run", "--target", "t", "graph.pbtxt"});
   EXPECT_EQ(args.run.graph_path, "graph.pbtxt");
@@ -76,6 +102,10 @@ TEST(CliArgsTest, UsageTexts) {
   EXPECT_THAT(ProgramUsage(), StartsWith("usage: tessera <command>"));
   EXPECT_EQ(CommandUsage(""), ProgramUsage());
   EXPECT_THAT(CommandUsage("run"), HasSubstr("--feed NAME=FILE.npy"));
+  for (const char* option : {"--trace FILE.json", "--log-device-placement", "--soft-placement",
+                             "--cpu-devices N", "--device-count TYPE=N"}) {
+    EXPECT_THAT(CommandUsage("run"), HasSubstr(option));
+  }
   EXPECT_THAT(CommandUsage("plugins"), HasSubstr("--json"));
   EXPECT_EQ(CommandUsage("bogus"), "");
   EXPECT_THAT(VersionString(), StartsWith("tessera "));
@@ -142,6 +172,69 @@ TEST(CliArgsErrorTest, BadValues) {
   EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--inter-op-threads=many"}),
             "tessera run: --inter-op-threads expects a non-negative integer, got 'many'");
   EXPECT_EQ(UsageError({"plugins", "--json=yes"}), "tessera plugins: --json takes no value, got 'yes'");
+}
+
+TEST(CliArgsErrorTest, TraceAndPlacementFlags) {
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--trace"}),
+            "tessera run: --trace needs a value (a .json file)");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--trace="}),
+            "tessera run: --trace expects a .json file, got ''");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--log-device-placement=yes"}),
+            "tessera run: --log-device-placement takes no value, got 'yes'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--soft-placement=1"}),
+            "tessera run: --soft-placement takes no value, got '1'");
+}
+
+TEST(CliArgsErrorTest, CpuDevices) {
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices"}),
+            "tessera run: --cpu-devices needs a value (a number of CPU devices)");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices", "two"}),
+            "tessera run: --cpu-devices expects an integer >= 1, got 'two'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices", "1.5"}),
+            "tessera run: --cpu-devices expects an integer >= 1, got '1.5'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices=0"}),
+            "tessera run: --cpu-devices expects an integer >= 1, got '0'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices", "-2"}),
+            "tessera run: --cpu-devices expects an integer >= 1, got '-2'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices", "99999999999"}),
+            "tessera run: --cpu-devices expects an integer >= 1, got '99999999999'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices=2", "--cpu-devices=3"}),
+            "tessera run: the device count of CPU is given twice: '--cpu-devices 2' and "
+            "'--cpu-devices 3'");
+}
+
+TEST(CliArgsErrorTest, DeviceCount) {
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count"}),
+            "tessera run: --device-count needs a value (TYPE=N)");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU"}),
+            "tessera run: --device-count expects TYPE=N, got 'GPU'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "=1"}),
+            "tessera run: --device-count expects TYPE=N, got '=1'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU="}),
+            "tessera run: --device-count expects TYPE=N, got 'GPU='");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "2GPU=1"}),
+            "tessera run: --device-count expects a device type (a letter, then letters, digits "
+            "or '_') before '=', got '2GPU'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "G-PU=1"}),
+            "tessera run: --device-count expects a device type (a letter, then letters, digits "
+            "or '_') before '=', got 'G-PU'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU=many"}),
+            "tessera run: --device-count expects a count >= 0 after '=', got 'many' in "
+            "'GPU=many'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU=-1"}),
+            "tessera run: --device-count expects a count >= 0 after '=', got '-1' in 'GPU=-1'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU=1=2"}),
+            "tessera run: --device-count expects a count >= 0 after '=', got '1=2' in 'GPU=1=2'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "cpu=0"}),
+            "tessera run: --device-count cpu=0: at least one CPU device is needed, got 0");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU=1",
+                        "--device-count", "gpu=2"}),
+            "tessera run: the device count of GPU is given twice: '--device-count GPU=1' and "
+            "'--device-count gpu=2'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices", "2", "--device-count",
+                        "CPU=3"}),
+            "tessera run: the device count of CPU is given twice: '--cpu-devices 2' and "
+            "'--device-count CPU=3'");
 }
 
 TEST(CliArgsErrorTest, RunArguments) {

@@ -11,7 +11,9 @@
 #include "host/client/npy.h"
 #include "host/graph/graph.h"
 #include "host/session/session.h"
+#include "host/tools/chrome_trace.h"
 #include "host/tools/tensor_summary.h"
+#include "registry/status_macros.h"
 
 namespace tessera {
 namespace cli {
@@ -42,6 +44,18 @@ absl::Status WriteOutputs(const RunArgs& args, const std::vector<Tensor>& output
   return absl::OkStatus();
 }
 
+absl::Status WriteTrace(const std::string& path, const RunMetadata& metadata,
+                        std::ostream& out) {
+  absl::Status status = WriteChromeTrace(metadata.step_stats, path);
+  if (!status.ok()) return Fail(status, "cannot write the trace");
+  size_t nodes = 0;
+  for (const DeviceStepStats& device : metadata.step_stats.devices) nodes += device.nodes.size();
+  size_t devices = metadata.step_stats.devices.size();
+  out << "wrote trace " << path << " (" << nodes << (nodes == 1 ? " node" : " nodes") << " on "
+      << devices << (devices == 1 ? " device" : " devices") << ")\n";
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
@@ -61,13 +75,20 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
   options.plugin_paths = args.plugin_paths;
   options.inter_op_threads = args.inter_op_threads;
   options.intra_op_threads = args.intra_op_threads;
+  options.allow_soft_placement = args.allow_soft_placement;
+  options.log_device_placement = args.log_device_placement;
+  options.device_count = args.device_count;
   absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(options, *graph);
   if (!session.ok()) {
     return Fail(session.status(), absl::StrCat("cannot load graph '", args.graph_path, "'"));
   }
 
+  RunOptions run_options;
+  run_options.collect_step_stats = !args.trace_path.empty();
+  RunMetadata metadata;
   std::vector<Tensor> outputs;
-  absl::Status status = (*session)->Run(feeds, args.fetches, args.targets, &outputs);
+  absl::Status status =
+      (*session)->Run(run_options, feeds, args.fetches, args.targets, &outputs, &metadata);
   if (!status.ok()) return Fail(status, "the step failed");
   if (outputs.size() != args.fetches.size()) {
     return absl::InternalError(absl::StrCat("tessera run: the session returned ", outputs.size(),
@@ -75,7 +96,8 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
   }
 
   out << FormatFetches(args.fetches, outputs);
-  if (!args.output_dir.empty()) return WriteOutputs(args, outputs, out);
+  if (!args.output_dir.empty()) RETURN_IF_ERROR(WriteOutputs(args, outputs, out));
+  if (!args.trace_path.empty()) RETURN_IF_ERROR(WriteTrace(args.trace_path, metadata, out));
   return absl::OkStatus();
 }
 

@@ -11,7 +11,8 @@ namespace tessera {
 namespace cli {
 
 // Runs one step as `args` say and prints one line per fetch to `out` (plus one "wrote FILE" line
-// per file when args.output_dir is set). Errors carry a message ready for the user, starting
+// per file when args.output_dir is set, and "wrote trace FILE (N nodes on D devices)" when
+// args.trace_path is set). Errors carry a message ready for the user, starting
 // with "tessera run: " and naming the file, feed or step that failed; the code is the
 // underlying one (NOT_FOUND for a missing graph or feed file, INVALID_ARGUMENT for a bad one...).
 absl::Status RunCommand(const RunArgs& args, std::ostream& out);

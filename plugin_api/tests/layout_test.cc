@@ -54,6 +54,9 @@ static_assert(TSR_STRUCT_SIZE(TSR_HostApi, ThreadPool_ParallelFor) == 408);
 static_assert(offsetof(TSR_DeviceTypeRegistration, device_type) == 16);
 static_assert(offsetof(TSR_DeviceTypeRegistration, GetDeviceCount) == 40);
 static_assert(TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, Event_Synchronize) == 176);
+// Minor 2 appended one slot; a minor-1 plugin's struct_size (176) ends right before it.
+static_assert(offsetof(TSR_DeviceTypeRegistration, GetDeviceCountForConfig) == 176);
+static_assert(TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, GetDeviceCountForConfig) == 184);
 
 static_assert(offsetof(TSR_KernelRegistration, op_name) == 16);
 static_assert(offsetof(TSR_KernelRegistration, Create) == 80);

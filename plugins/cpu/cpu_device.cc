@@ -1,4 +1,5 @@
-// The CPU device type: synchronous, host memory, memcpy for every copy direction.
+// The CPU device type: synchronous, host memory, memcpy for every copy direction; one device by
+// default, up to kMaxDeviceCount when the configuration asks.
 #include "plugins/cpu/cpu_device.h"
 
 #include <unistd.h>
@@ -20,23 +21,39 @@ struct TSR_Device {
 namespace tessera::cpu {
 namespace {
 
-constexpr int32_t kDeviceCount = 1;
-
 TSR_Status* GetDeviceCount(void* /*user_data*/, int32_t* count) {
-  *count = kDeviceCount;
+  *count = kDefaultDeviceCount;
+  return nullptr;
+}
+
+// Every CPU device shares the host's memory and the host's intra-op pool, so any count up to
+// kMaxDeviceCount can be served; the devices differ only in their names (ordinals).
+TSR_Status* GetDeviceCountForConfig(void* /*user_data*/, int32_t requested, int32_t* count) {
+  if (requested == -1) {
+    *count = kDefaultDeviceCount;
+    return nullptr;
+  }
+  if (requested < 0 || requested > kMaxDeviceCount) {
+    return sdk::InvalidArgument("CPU device count ", requested, " is outside [0, ", kMaxDeviceCount,
+                                "]")
+        .Release();
+  }
+  *count = requested;
   return nullptr;
 }
 
 TSR_Status* CreateDevice(void* /*user_data*/, const TSR_Device_Create_Args* args,
                          TSR_Device** device) {
   *device = nullptr;
-  if (args == nullptr || args->ordinal < 0 || args->ordinal >= kDeviceCount) {
+  if (args == nullptr || args->ordinal < 0 || args->ordinal >= kMaxDeviceCount) {
     return sdk::InvalidArgument("CPU device ordinal ", args == nullptr ? -1 : args->ordinal,
-                                " is out of range [0, ", kDeviceCount, ")")
+                                " is out of range [0, ", kMaxDeviceCount, ")")
         .Release();
   }
   auto* created = new (std::nothrow) TSR_Device;
-  if (created == nullptr) return sdk::ResourceExhausted("out of memory creating CPU:0").Release();
+  if (created == nullptr) {
+    return sdk::ResourceExhausted("out of memory creating CPU:", args->ordinal).Release();
+  }
   created->ordinal = args->ordinal;
   created->description = sdk::StrCat("CPU:", args->ordinal, " (",
                                      std::thread::hardware_concurrency(), " hardware threads)");
@@ -94,6 +111,7 @@ sdk::Status RegisterCpuDevice(TSR_Registrar* registrar) {
   registration.priority = kDevicePriority;
   registration.flags = TSR_DEVICE_FLAG_HOST_MEMORY;
   registration.GetDeviceCount = &GetDeviceCount;
+  registration.GetDeviceCountForConfig = &GetDeviceCountForConfig;
   registration.Device_Create = &CreateDevice;
   registration.Device_Destroy = &DestroyDevice;
   registration.Device_GetProperties = &GetProperties;

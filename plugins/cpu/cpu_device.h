@@ -1,6 +1,10 @@
-// The "CPU" device type: one device whose memory is 64-byte-aligned host memory.
+// The "CPU" device type: devices (one by default, up to 256 on request) whose memory is
+// 64-byte-aligned host memory.
 #ifndef TESSERA_PLUGINS_CPU_CPU_DEVICE_H_
 #define TESSERA_PLUGINS_CPU_CPU_DEVICE_H_
+
+#include <cstddef>
+#include <cstdint>
 
 #include "tessera/plugin_api/plugin.h"
 #include "tessera/sdk/status.h"
@@ -12,6 +16,9 @@ inline constexpr char kDeviceType[] = "CPU";
 inline constexpr int kDevicePriority = 60;
 // Alignment of every Memory_Allocate result (the host's tensor alignment).
 inline constexpr size_t kMemoryAlignment = 64;
+// Devices when the configuration says nothing, and the most it may ask for (CPU:0 .. CPU:255).
+inline constexpr int32_t kDefaultDeviceCount = 1;
+inline constexpr int32_t kMaxDeviceCount = 256;
 
 // Registers the CPU device type with the host.
 sdk::Status RegisterCpuDevice(TSR_Registrar* registrar);

@@ -18,6 +18,11 @@
 #ifndef FAKE_INFO_MIN_HOST_MINOR
 #define FAKE_INFO_MIN_HOST_MINOR 0
 #endif
+// FAKE_BUILT_FOR_MINOR=n: the plugin reports ABI minor n and, unless FAKE_FULL_DEVICE_STRUCT,
+// registers its device type with the struct_size of minor 1 (no GetDeviceCountForConfig).
+#ifndef FAKE_BUILT_FOR_MINOR
+#define FAKE_BUILT_FOR_MINOR TSR_ABI_VERSION_MINOR
+#endif
 #ifndef FAKE_KERNEL_DEVICE_TYPE
 #ifdef FAKE_DEVICE_TYPE
 #define FAKE_KERNEL_DEVICE_TYPE FAKE_DEVICE_TYPE
@@ -38,6 +43,13 @@ struct FakeDevice {
 TSR_Status* GetDeviceCount(void* user_data, int32_t* count) {
   *count = 2;
   return nullptr;
+}
+
+// Stands where an older plugin's table ends: the host must never call it for such a plugin.
+[[maybe_unused]] TSR_Status* TrapDeviceCountForConfig(void*, int32_t, int32_t* count) {
+  *count = 99;
+  return host->Status_Create(TSR_CODE_INTERNAL,
+                             "GetDeviceCountForConfig of a plugin built for minor 1 was called");
 }
 
 TSR_Status* DeviceCreate(void* user_data, const TSR_Device_Create_Args* args, TSR_Device** device) {
@@ -136,6 +148,13 @@ void ReplySendTensor(TSR_TransportReply*, TSR_Status* status, const TSR_TensorVi
   r.Memcpy_HostToDevice = Memcpy;
   r.Memcpy_DeviceToHost = Memcpy;
   r.Memcpy_DeviceToDevice = Memcpy;
+#if FAKE_BUILT_FOR_MINOR < 2
+  // What follows a minor-1 table in memory is not the plugin's to define; a trap stands there.
+  r.GetDeviceCountForConfig = TrapDeviceCountForConfig;
+#ifndef FAKE_FULL_DEVICE_STRUCT
+  r.struct_size = TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, Event_Synchronize);
+#endif
+#endif
   return host->Registrar_RegisterDeviceType(registrar, &r);
 }
 
@@ -212,7 +231,7 @@ TSR_Status* Init(const TSR_Plugin_Init_Args* args) {
   args->info->name = FAKE_INFO_NAME;
   args->info->version = FAKE_VERSION;
   args->info->abi_version_major = TSR_ABI_VERSION_MAJOR;
-  args->info->abi_version_minor = TSR_ABI_VERSION_MINOR;
+  args->info->abi_version_minor = FAKE_BUILT_FOR_MINOR;
   args->info->min_host_abi_version_minor = FAKE_INFO_MIN_HOST_MINOR;
   host->Log(TSR_LOG_SEVERITY_INFO, FAKE_NAME, "initialising");
   TSR_Status* status = nullptr;

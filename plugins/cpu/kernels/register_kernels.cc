@@ -19,6 +19,8 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterConcatKernels,
       &RegisterFillKernels,
       &RegisterCastKernels,
+      &RegisterComparisonKernels,
+      &RegisterLogicalKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);

@@ -20,6 +20,8 @@ sdk::Status RegisterShapeKernels(TSR_Registrar* registrar);      // Reshape Shap
 sdk::Status RegisterConcatKernels(TSR_Registrar* registrar);     // ConcatV2 Pack
 sdk::Status RegisterFillKernels(TSR_Registrar* registrar);       // Fill ZerosLike
 sdk::Status RegisterCastKernels(TSR_Registrar* registrar);
+sdk::Status RegisterComparisonKernels(TSR_Registrar* registrar);  // Less ... NotEqual
+sdk::Status RegisterLogicalKernels(TSR_Registrar* registrar);  // LogicalAnd LogicalOr LogicalNot
 
 // All of the above, in order; stops at the first failure.
 sdk::Status RegisterAllKernels(TSR_Registrar* registrar);

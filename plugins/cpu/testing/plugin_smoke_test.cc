@@ -2,6 +2,7 @@
 // registrations, a few kernels' numbers and its refusals.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -126,12 +127,65 @@ TEST(CpuPluginSmokeTest, RejectsDeviceOrdinalOutOfRange) {
   const TSR_DeviceTypeRegistration& r = CpuDeviceType();
   TSR_Device_Create_Args args{};
   args.struct_size = sizeof(args);
-  args.ordinal = 1;
   TSR_Device* device = nullptr;
   std::string message;
-  EXPECT_EQ(FakeHost::Code(r.Device_Create(r.user_data, &args, &device), &message),
-            TSR_CODE_INVALID_ARGUMENT);
-  EXPECT_THAT(message, HasSubstr("ordinal 1 is out of range [0, 1)"));
+  for (int32_t ordinal : {256, -1}) {
+    args.ordinal = ordinal;
+    EXPECT_EQ(FakeHost::Code(r.Device_Create(r.user_data, &args, &device), &message),
+              TSR_CODE_INVALID_ARGUMENT);
+    EXPECT_THAT(message,
+                HasSubstr("ordinal " + std::to_string(ordinal) + " is out of range [0, 256)"));
+    EXPECT_EQ(device, nullptr);
+  }
+}
+
+TEST(CpuPluginSmokeTest, AnswersTheConfiguredDeviceCount) {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  ASSERT_NE(r.GetDeviceCountForConfig, nullptr);
+  const std::vector<std::pair<int32_t, int32_t>> cases = {
+      {-1, 1}, {1, 1}, {2, 2}, {8, 8}, {256, 256}};
+  for (auto [requested, expected] : cases) {
+    int32_t count = -7;
+    EXPECT_EQ(FakeHost::Code(r.GetDeviceCountForConfig(r.user_data, requested, &count), nullptr),
+              TSR_CODE_OK);
+    EXPECT_EQ(count, expected) << "requested " << requested;
+  }
+  for (int32_t requested : {257, -2}) {
+    int32_t count = -7;
+    std::string message;
+    EXPECT_EQ(FakeHost::Code(r.GetDeviceCountForConfig(r.user_data, requested, &count), &message),
+              TSR_CODE_INVALID_ARGUMENT);
+    EXPECT_THAT(message, HasSubstr("CPU device count " + std::to_string(requested) +
+                                   " is outside [0, 256]"));
+  }
+}
+
+TEST(CpuPluginSmokeTest, CreatesDevicesWithHigherOrdinals) {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  std::vector<TSR_Device*> devices;
+  for (int32_t ordinal : {1, 7, 255}) {
+    TSR_Device_Create_Args args{};
+    args.struct_size = sizeof(args);
+    args.ordinal = ordinal;
+    TSR_Device* device = nullptr;
+    ASSERT_EQ(FakeHost::Code(r.Device_Create(r.user_data, &args, &device), nullptr), TSR_CODE_OK);
+    TSR_DeviceProperties properties{};
+    properties.struct_size = sizeof(properties);
+    ASSERT_EQ(FakeHost::Code(r.Device_GetProperties(device, &properties), nullptr), TSR_CODE_OK);
+    EXPECT_THAT(properties.description, HasSubstr("CPU:" + std::to_string(ordinal) + " "));
+    devices.push_back(device);
+  }
+  // Each device allocates and copies on its own, all in host memory.
+  for (TSR_Device* device : devices) {
+    void* ptr = nullptr;
+    ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(device, 8, 0, &ptr), nullptr), TSR_CODE_OK);
+    const int64_t value = 42;
+    ASSERT_EQ(FakeHost::Code(r.Memcpy_HostToDevice(device, nullptr, ptr, &value, 8), nullptr),
+              TSR_CODE_OK);
+    EXPECT_EQ(*static_cast<int64_t*>(ptr), 42);
+    r.Memory_Free(device, ptr, 8);
+  }
+  for (TSR_Device* device : devices) r.Device_Destroy(device);
 }
 
 TEST(CpuPluginSmokeTest, RegistersTheStandardKernels) {

@@ -19,7 +19,7 @@ extern "C" {
  * are equal and the host minor is >= the minimum minor the plugin declares it needs.
  * ------------------------------------------------------------------------------------------- */
 #define TSR_ABI_VERSION_MAJOR 0
-#define TSR_ABI_VERSION_MINOR 1
+#define TSR_ABI_VERSION_MINOR 2
 
 /* Size of a struct up to and including `last_field`: what a writer puts in `struct_size`. */
 #define TSR_STRUCT_SIZE(type, last_field) \

@@ -48,14 +48,14 @@ typedef struct TSR_DeviceProperties {
  *
  * Required: GetDeviceCount, Device_Create, Device_Destroy, Memory_Allocate, Memory_Free and the
  * three Memcpy functions. The stream and event slots are optional (NULL: the device is
- * synchronous, every call completes before it returns). */
+ * synchronous, every call completes before it returns), and so is GetDeviceCountForConfig. */
 typedef struct TSR_DeviceTypeRegistration {
   size_t struct_size;
   TSR_Extension* extension_start;
   const char* device_type; /* in: [A-Z][A-Z0-9_]*, e.g. "CPU"; copied by the host */
   int32_t priority;        /* in: placement preference among device types; higher wins */
   uint32_t flags;          /* in: TSR_DeviceFlag bits */
-  void* user_data;         /* in: passed back to GetDeviceCount and Device_Create */
+  void* user_data;         /* in: passed back to GetDeviceCount(ForConfig) and Device_Create */
 
   TSR_Status* (*GetDeviceCount)(void* user_data, int32_t* count);
   TSR_Status* (*Device_Create)(void* user_data, const TSR_Device_Create_Args* args,
@@ -83,6 +83,28 @@ typedef struct TSR_DeviceTypeRegistration {
   TSR_Status* (*Event_Record)(TSR_Device* device, TSR_Event* event, TSR_Stream* stream);
   TSR_Status* (*Stream_WaitEvent)(TSR_Device* device, TSR_Stream* stream, TSR_Event* event);
   TSR_Status* (*Event_Synchronize)(TSR_Device* device, TSR_Event* event);
+
+  /* ---- Added in minor 2 ----------------------------------------------------------------- */
+
+  /* How many devices of this type the plugin provides for a configuration (optional).
+   *
+   * in:  `requested` is the count the configuration asks for (SessionOptions::device_count, e.g.
+   *      {"CPU": 4}), always >= 1, or -1 when the configuration says nothing about this type. The
+   *      host never asks for 0: a type configured to 0 gets no devices and this is not called.
+   * out: `*count`, the number of devices the host may create, ordinals 0 .. *count-1. For -1
+   *      the plugin's default (usually GetDeviceCount's answer). Otherwise at most `requested`:
+   *      fewer when the hardware has fewer (the host creates what the plugin answers and
+   *      reports the shortfall); more is an error the host reports as INTERNAL.
+   * errors: INVALID_ARGUMENT for a request the plugin refuses outright (e.g. more devices than
+   *      the type can ever have); the host turns an error for an explicit request into a session
+   *      creation error naming the plugin. Any error leaves `*count` unread.
+   * After an answer, Device_Create must accept every ordinal below it, whatever GetDeviceCount
+   * says. Called from any thread, possibly concurrently, before devices are created; the answer
+   * must depend only on `requested` (several configurations may coexist in one process).
+   * NULL: the host uses GetDeviceCount and, for a request, creates min(requested, count)
+   * devices. A host reads this slot only from a plugin that reports abi_version_minor >= 2
+   * and whose struct_size covers it. */
+  TSR_Status* (*GetDeviceCountForConfig)(void* user_data, int32_t requested, int32_t* count);
 } TSR_DeviceTypeRegistration;
 
 #ifdef __cplusplus

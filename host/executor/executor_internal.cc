@@ -1,0 +1,63 @@
+// Shared pieces of the executor's per-step states.
+#include "host/executor/executor_internal.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "host/runtime/device.h"
+#include "host/runtime/step_stats.h"
+#include "registry/status_macros.h"
+
+namespace tessera {
+namespace executor_internal {
+
+absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContext& ctx,
+                          bool allow_missing) {
+  for (size_t i = 0; i < ctx.outputs.size(); ++i) {
+    const Tensor& out = ctx.outputs[i];
+    if (!out.IsInitialized()) {
+      if (allow_missing) continue;
+      return absl::InternalError(absl::StrCat("missing output ", i, " of node '", item.info.name,
+                                              "' (", item.info.op, ")"));
+    }
+    if (out.dtype() != item.info.output_types[i]) {
+      return absl::InternalError(absl::StrCat(
+          "output ", i, " of node '", item.info.name, "' (", item.info.op, ") has type ",
+          DataTypeString(out.dtype()), ", expected ", DataTypeString(item.info.output_types[i])));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AnnotateNodeError(const absl::Status& status, const Executor::NodeItem& item) {
+  return WithContext(status,
+                     absl::StrCat("while running node '", item.info.name, "' (", item.info.op, ")"));
+}
+
+void RecordNodeStats(StepStatsCollector* stats, const Device* device,
+                     const Executor::NodeItem& item, const TSR_KernelContext* ctx,
+                     int64_t start_ns, uint64_t frame_id, int64_t iter_id, bool is_dead) {
+  NodeExecStats node;
+  node.node_name = item.info.name;
+  node.op = item.info.op;
+  node.start_ns = start_ns;
+  node.end_ns = NowNanos();
+  node.thread_id = ThreadIndex();
+  node.frame_id = frame_id;
+  node.iter_id = iter_id;
+  node.is_dead = is_dead;
+  node.output_shapes.resize(item.info.output_types.size());
+  if (ctx != nullptr) {
+    for (size_t i = 0; i < ctx->outputs.size() && i < node.output_shapes.size(); ++i) {
+      const Tensor& out = ctx->outputs[i];
+      if (!out.IsInitialized()) continue;
+      node.output_shapes[i] = absl::StrCat(DataTypeString(out.dtype()), "[",
+                                           absl::StrJoin(out.shape().dims(), ","), "]");
+    }
+  }
+  stats->Record(device->name(), std::move(node));
+}
+
+}  // namespace executor_internal
+}  // namespace tessera

@@ -1,0 +1,55 @@
+// What the two per-step states of the executor share: output checks, error annotation, step
+// statistics, and the handshake that keeps an async kernel finishing on the calling thread from
+// recursing into the scheduler (a loop of a million iterations must not grow the stack).
+#ifndef TESSERA_HOST_EXECUTOR_EXECUTOR_INTERNAL_H_
+#define TESSERA_HOST_EXECUTOR_EXECUTOR_INTERNAL_H_
+
+#include <atomic>
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "host/executor/executor.h"
+
+namespace tessera {
+namespace executor_internal {
+
+// Every output set and of the declared type. Outputs may be missing only where `allow_missing`
+// (Switch and _Recv in graphs that track deadness: a missing output is a dead one).
+absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContext& ctx,
+                          bool allow_missing);
+
+// "while running node 'x' (Op)".
+absl::Status AnnotateNodeError(const absl::Status& status, const Executor::NodeItem& item);
+
+// Records one node; `ctx` may be null for a dead node that did not run.
+void RecordNodeStats(StepStatsCollector* stats, const Device* device,
+                     const Executor::NodeItem& item, const TSR_KernelContext* ctx,
+                     int64_t start_ns, uint64_t frame_id, int64_t iter_id, bool is_dead);
+
+// An async kernel's completion may run inside ComputeAsync on the calling thread or later on
+// another thread. Whichever of the two (the return from ComputeAsync, the completion) comes second
+// continues the step; a completion that comes first hands its ready nodes back to the caller's
+// queue instead of recursing.
+class AsyncHandshake {
+ public:
+  // Called by the completion after it has propagated; true when the caller will continue.
+  bool CompletionArrived() {
+    int expected = kRunning;
+    return phase_.compare_exchange_strong(expected, kDoneInline, std::memory_order_acq_rel);
+  }
+  // Called after ComputeAsync returns; true when the completion already ran and left its ready
+  // nodes to the caller.
+  bool CallReturned() {
+    int expected = kRunning;
+    return !phase_.compare_exchange_strong(expected, kReturned, std::memory_order_acq_rel);
+  }
+
+ private:
+  enum : int { kRunning, kReturned, kDoneInline };
+  std::atomic<int> phase_{kRunning};
+};
+
+}  // namespace executor_internal
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_EXECUTOR_EXECUTOR_INTERNAL_H_

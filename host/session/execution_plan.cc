@@ -1,0 +1,170 @@
+// Building and running execution plans.
+#include "host/session/execution_plan.h"
+
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "host/graph/control_flow.h"
+#include "host/graph/graph.h"
+#include "host/partition/graph_partition.h"
+#include "host/rendezvous/rendezvous.h"
+#include "host/runtime/device.h"
+#include "host/session/environment.h"
+#include "registry/status_macros.h"
+
+namespace tessera {
+namespace {
+
+// Memory types of a node on its device, from the kernel chosen there.
+absl::StatusOr<MemoryTypes> NodeMemoryTypes(const Environment& env, const Node& node) {
+  Device* device = env.devices().FindDevice(node.assigned_device());
+  if (device == nullptr) {
+    return absl::InternalError(absl::StrCat("node '", node.name(), "' is placed on unknown device '",
+                                            node.assigned_device(), "'"));
+  }
+  std::vector<bool> inputs_on_host;
+  std::vector<bool> outputs_on_host;
+  RETURN_IF_ERROR(env.kernels().HostMemoryArgs(node, device->device_type(), &inputs_on_host,
+                                               &outputs_on_host));
+  MemoryTypes types;
+  for (bool host : inputs_on_host) {
+    types.inputs.push_back(host ? MemoryType::kHost : MemoryType::kDevice);
+  }
+  for (bool host : outputs_on_host) {
+    types.outputs.push_back(host ? MemoryType::kHost : MemoryType::kDevice);
+  }
+  return types;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
+    const Environment& env, const Graph& placed, const ExecutionSignature& signature) {
+  auto plan = std::make_unique<ExecutionPlan>();
+  std::unique_ptr<Graph> graph = placed.Clone();
+  Device* client = env.devices().client_device();
+
+  // Shapes the graph promises for fed tensors, read before the rewrite replaces their producers.
+  for (const std::string& feed : signature.feeds) {
+    absl::StatusOr<TensorId> id = ParseTensorName(feed);
+    const Node* node = id.ok() ? graph->FindNode(id->node) : nullptr;
+    if (node != nullptr && id->index >= 0 && id->index < node->num_outputs()) {
+      plan->feed_shapes.push_back(node->output_shape(id->index));
+    } else {
+      plan->feed_shapes.push_back(PartialShape());
+    }
+  }
+  RewriteResult rewrite;
+  RETURN_IF_ERROR(RewriteGraphForExecution(graph.get(), signature, client->name(), &rewrite));
+  plan->feed_types = rewrite.feed_types;
+  plan->fetch_types = rewrite.fetch_types;
+  for (const Node* node : graph->op_nodes()) {
+    plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
+  }
+
+  PartitionOptions options;
+  options.get_incarnation = [&env](const std::string& name) -> uint64_t {
+    Device* device = env.devices().FindDevice(name);
+    return device != nullptr ? device->incarnation() : 0;
+  };
+  options.memory_types = [&env](const Node& node) { return NodeMemoryTypes(env, node); };
+  options.is_host_memory_device = [&env](const std::string& name) {
+    Device* device = env.devices().FindDevice(name);
+    return device != nullptr && device->host_memory();
+  };
+  std::map<std::string, tensorflow::GraphDef> partitions;
+  RETURN_IF_ERROR(Partition(options, graph.get(), &partitions));
+
+  for (auto& [device_name, def] : partitions) {
+    Device* device = env.devices().FindDevice(device_name);
+    if (device == nullptr) {
+      return absl::InternalError(absl::StrCat("partition for unknown device '", device_name, "'"));
+    }
+    ImportGraphDefOptions import_options;
+    import_options.allow_internal_names = true;
+    absl::StatusOr<std::unique_ptr<Graph>> imported =
+        ImportGraphDef(def, env.ops(), import_options);
+    if (!imported.ok()) {
+      return WithContext(imported.status(),
+                         absl::StrCat("while importing the partition for ", device_name));
+    }
+    std::unique_ptr<Graph> part = *std::move(imported);
+    for (Node* node : part->op_nodes()) node->set_assigned_device(device->name());
+    ExecutorParams params;
+    params.device = device;
+    params.intra_op_pool = env.intra_op_pool();
+    params.kernel_factory = &env.kernels();
+    params.dead_inputs_possible = plan->has_control_flow;
+    absl::StatusOr<std::unique_ptr<Executor>> executor = Executor::Create(params, *part);
+    if (!executor.ok()) {
+      return WithContext(executor.status(),
+                         absl::StrCat("while building the executor for ", device_name));
+    }
+    plan->parts.push_back(ExecutionPlan::Part{device, *std::move(executor)});
+  }
+  return plan;
+}
+
+namespace {
+
+// Counts partitions down; reports the rendezvous' abort status (the root cause) when there is one.
+struct StepBarrier {
+  std::mutex mu;
+  int remaining = 0;
+  absl::Status first_error;
+  std::shared_ptr<LocalRendezvous> rendezvous;
+  Executor::DoneCallback done;
+
+  void PartDone(absl::Status status) {
+    bool last = false;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!status.ok() && first_error.ok()) first_error = std::move(status);
+      last = --remaining == 0;
+    }
+    if (!last) return;
+    absl::Status result = first_error;
+    if (!result.ok() && rendezvous != nullptr && !rendezvous->status().ok()) {
+      result = rendezvous->status();
+    }
+    Executor::DoneCallback callback = std::move(done);
+    delete this;
+    callback(std::move(result));
+  }
+};
+
+}  // namespace
+
+void RunPlanStep(const ExecutionPlan& plan, const StepArgs& args,
+                 std::function<void(std::function<void(const absl::Status&)>)> abort,
+                 Executor::DoneCallback done) {
+  Executor::Args exec_args;
+  exec_args.step_id = args.step_id;
+  exec_args.call_frame = args.call_frame;
+  exec_args.runner = args.runner;
+  exec_args.cancelled = args.cancelled;
+  exec_args.stats = args.stats;
+  if (plan.parts.size() == 1) {
+    // One device: no rendezvous to abort; cancellation stops the executor between nodes.
+    if (abort) abort(nullptr);
+    plan.parts.front().executor->RunAsync(exec_args, std::move(done));
+    return;
+  }
+  auto* barrier = new StepBarrier;
+  barrier->remaining = static_cast<int>(plan.parts.size());
+  barrier->rendezvous = std::make_shared<LocalRendezvous>();
+  barrier->done = std::move(done);
+  std::shared_ptr<LocalRendezvous> rendezvous = barrier->rendezvous;
+  if (abort) {
+    // Holds the rendezvous, so aborting after the step ended is harmless.
+    abort([rendezvous](const absl::Status& status) { rendezvous->StartAbort(status); });
+  }
+  exec_args.rendezvous = rendezvous.get();
+  for (const ExecutionPlan::Part& part : plan.parts) {
+    part.executor->RunAsync(exec_args, [barrier](absl::Status status) {
+      barrier->PartDone(std::move(status));
+    });
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,62 @@
+// ExecutionPlan: what one (feeds, fetches, targets) signature runs as: the placed graph pruned and
+// rewritten for the call, cut into one partition per device (joined by _Send/_Recv), one executor
+// each. RunPlanStep runs every partition's executor for one step over a shared rendezvous.
+#ifndef TESSERA_HOST_SESSION_EXECUTION_PLAN_H_
+#define TESSERA_HOST_SESSION_EXECUTION_PLAN_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "host/executor/executor.h"
+#include "host/ops/partial_shape.h"
+#include "host/passes/rewrite_for_execution.h"
+
+namespace tessera {
+
+class Device;
+class Environment;
+class Graph;
+class StepStatsCollector;
+
+struct ExecutionPlan {
+  struct Part {
+    Device* device = nullptr;
+    std::unique_ptr<Executor> executor;
+  };
+  std::vector<Part> parts;  // one per device the signature uses
+  std::vector<DataType> feed_types;
+  std::vector<PartialShape> feed_shapes;
+  std::vector<DataType> fetch_types;
+  bool has_control_flow = false;
+};
+
+// Prunes and rewrites a copy of the placed `graph` for `signature` (feeds and fetches on the
+// client device), partitions it by device and builds the executors.
+absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
+    const Environment& env, const Graph& graph, const ExecutionSignature& signature);
+
+struct StepArgs {
+  int64_t step_id = 0;
+  CallFrame* call_frame = nullptr;
+  Executor::Runner runner;
+  const std::atomic<bool>* cancelled = nullptr;
+  StepStatsCollector* stats = nullptr;
+};
+
+// Runs one step of every partition; `done` gets the step's status once all have finished. With
+// several partitions the first error aborts the step's rendezvous, and the status reported is that
+// root cause, not a partition's derived "aborted" error. `abort` (may be null) receives a function
+// that aborts the step's rendezvous with a status, for deadlines and cancellation.
+void RunPlanStep(const ExecutionPlan& plan, const StepArgs& args,
+                 std::function<void(std::function<void(const absl::Status&)>)> abort,
+                 Executor::DoneCallback done);
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_SESSION_EXECUTION_PLAN_H_
