@@ -2,7 +2,8 @@
 //  - microseconds per iteration of a trivial counting while loop (TensorFlow's tf.while_loop
 //    form), beside the executor's per-node cost on a straight chain (so the per-iteration figure
 //    reads as "nodes per iteration x per-node cost");
-//  - nanoseconds per node on a 1,000-wide fan-out/fan-in graph with 1 and 2 inter-op threads;
+//  - nanoseconds per node on a 1,000-wide fan-out/fan-in graph with 1 and 2 inter-op threads, of
+//    cheap nodes (run inline) and of expensive ones (spread over the inter-op pool);
 //  - throughput of cross-device transfers of 4 KiB and 64 MiB: CPU:0 -> CPU:1 (shared host
 //    memory: the rendezvous hands the buffer over) and CPU -> TESTDEV -> CPU (two copies through
 //    the test device's plugin copy functions), beside memcpy of the same size.
@@ -124,16 +125,23 @@ void BM_ChainInt32(benchmark::State& state) {
 }
 BENCHMARK(BM_ChainInt32)->Unit(benchmark::kMicrosecond);
 
-// x -> 1,000 independent Square nodes -> one NoOp waiting on all of them.
-void BM_FanOutFanIn(benchmark::State& state) {
+// x -> 1,000 independent nodes -> one NoOp waiting on all of them. Square is a cheap kernel (runs
+// inline on the thread that made it ready); MatMul of 2x2 matrices is an expensive one (goes to
+// the inter-op pool), so only the second spreads over threads.
+void FanOutFanIn(benchmark::State& state, bool expensive) {
   constexpr int kWidth = 1000;
   std::string t = R"pb(
     node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
   )pb";
   std::string sink = "node { name: \"sink\" op: \"NoOp\"";
   for (int i = 0; i < kWidth; ++i) {
-    absl::StrAppend(&t, "node { name: \"sq", i, "\" op: \"Square\" input: \"x\" ",
-                    "attr { key: \"T\" value { type: DT_FLOAT } } }\n");
+    if (expensive) {
+      absl::StrAppend(&t, "node { name: \"sq", i, "\" op: \"MatMul\" input: \"x\" ",
+                      "input: \"x\" attr { key: \"T\" value { type: DT_FLOAT } } }\n");
+    } else {
+      absl::StrAppend(&t, "node { name: \"sq", i, "\" op: \"Square\" input: \"x\" ",
+                      "attr { key: \"T\" value { type: DT_FLOAT } } }\n");
+    }
     absl::StrAppend(&sink, " input: \"^sq", i, "\"");
   }
   t += sink + " }\n";
@@ -141,15 +149,20 @@ void BM_FanOutFanIn(benchmark::State& state) {
   options.inter_op_threads = static_cast<int>(state.range(0));
   options.intra_op_threads = 1;
   auto session = MustCreate(Parse(t), options);
-  std::vector<std::pair<std::string, Tensor>> feeds = {{"x", Tensor::Vector<float>({1, 2})}};
+  std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"x", Tensor::FromVector<float>(TensorShape({2, 2}), {1, 2, 3, 4})}};
   std::vector<Tensor> out;
   for (auto _ : state) {
-    if (!session->Run(feeds, {}, {"sink"}, &out).ok()) state.SkipWithError("run failed");
+    absl::Status status = session->Run(feeds, {}, {"sink"}, &out);
+    if (!status.ok()) state.SkipWithError(status.ToString().c_str());
   }
   state.counters["per_node"] = benchmark::Counter(
       kWidth + 2, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_FanOutFanIn)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+void BM_FanOutFanInCheap(benchmark::State& state) { FanOutFanIn(state, false); }
+void BM_FanOutFanInExpensive(benchmark::State& state) { FanOutFanIn(state, true); }
+BENCHMARK(BM_FanOutFanInCheap)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_FanOutFanInExpensive)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 // x (fed on CPU:0) -> Identity on `device` -> fetched on CPU:0: one transfer each way.
 tensorflow::GraphDef RoundTrip(const std::string& device) {

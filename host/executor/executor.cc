@@ -205,37 +205,24 @@ class ExecutorState {
     return false;
   }
 
-  // Cheap nodes join `inline_ready`. Expensive nodes go to the pool, except the last one, which
-  // stays inline when nothing else is queued (no hop for a chain).
+  // Cheap nodes join `inline_ready`. Expensive nodes go to the pool in batches (one closure per
+  // node would cost more than a small node), except the last batch, which stays inline when
+  // nothing else is queued (no hop for a chain).
   void ScheduleReady(const ReadyQueue& ready, ReadyQueue* inline_ready) {
     if (!runner_) {
       inline_ready->insert(inline_ready->end(), ready.begin(), ready.end());
       return;
     }
-    int32_t pending_expensive = -1;
+    ReadyQueue expensive;
     for (int32_t id : ready) {
-      const NodeItem& item = items_[id];
-      if (item.is_cheap) {
+      if (items_[id].is_cheap) {
         inline_ready->push_back(id);
-        continue;
-      }
-      if (pending_expensive >= 0) Dispatch(pending_expensive);
-      pending_expensive = id;
-    }
-    if (pending_expensive >= 0) {
-      if (inline_ready->empty()) {
-        inline_ready->push_back(pending_expensive);
       } else {
-        Dispatch(pending_expensive);
+        expensive.push_back(id);
       }
     }
-  }
-
-  void Dispatch(int32_t id) {
-    runner_([this, id] {
-      ReadyQueue queue;
-      queue.push_back(id);
-      ProcessQueue(&queue);
+    executor_internal::DispatchInBatches(expensive, inline_ready, [this](ReadyQueue batch) {
+      runner_([this, batch = std::move(batch)]() mutable { ProcessQueue(&batch); });
     });
   }
 

@@ -489,35 +489,23 @@ class FrameExecutorState {
     return false;
   }
 
-  // Dead and cheap nodes run inline; expensive ones go to the pool except the last.
+  // Dead and cheap nodes run inline; expensive ones go to the pool in batches, except the last
+  // batch when nothing else is queued.
   void ScheduleReady(const ReadyQueue& ready, ReadyQueue* inline_ready) {
     if (!runner_) {
       inline_ready->insert(inline_ready->end(), ready.begin(), ready.end());
       return;
     }
-    const TaggedNode* pending_expensive = nullptr;
+    ReadyQueue expensive;
     for (const TaggedNode& tagged : ready) {
       if (tagged.is_dead || items_[tagged.id].is_cheap) {
         inline_ready->push_back(tagged);
-        continue;
-      }
-      if (pending_expensive != nullptr) Dispatch(*pending_expensive);
-      pending_expensive = &tagged;
-    }
-    if (pending_expensive != nullptr) {
-      if (inline_ready->empty()) {
-        inline_ready->push_back(*pending_expensive);
       } else {
-        Dispatch(*pending_expensive);
+        expensive.push_back(tagged);
       }
     }
-  }
-
-  void Dispatch(TaggedNode tagged) {
-    runner_([this, tagged] {
-      ReadyQueue queue;
-      queue.push_back(tagged);
-      ProcessQueue(&queue);
+    executor_internal::DispatchInBatches(expensive, inline_ready, [this](ReadyQueue batch) {
+      runner_([this, batch = std::move(batch)]() mutable { ProcessQueue(&batch); });
     });
   }
 

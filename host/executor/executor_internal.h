@@ -49,6 +49,28 @@ class AsyncHandshake {
   std::atomic<int> phase_{kRunning};
 };
 
+// Hands `expensive` ready nodes to `dispatch` in at most kMaxBatches batches (one node per batch
+// up to that count, as many nodes as needed past it: a pool hop per node would cost more than a
+// small node of a wide fan-out). The last batch joins `inline_ready` when that is empty (a chain
+// never hops threads), else it is dispatched too.
+inline constexpr size_t kMaxBatches = 32;
+
+template <typename Queue, typename Dispatch>
+void DispatchInBatches(const Queue& expensive, Queue* inline_ready, Dispatch dispatch) {
+  if (expensive.empty()) return;
+  size_t count = expensive.size();
+  size_t batch = (count + kMaxBatches - 1) / kMaxBatches;
+  size_t last_begin = (count - 1) / batch * batch;
+  for (size_t begin = 0; begin < last_begin; begin += batch) {
+    dispatch(Queue(expensive.begin() + begin, expensive.begin() + begin + batch));
+  }
+  if (inline_ready->empty()) {
+    inline_ready->insert(inline_ready->end(), expensive.begin() + last_begin, expensive.end());
+  } else {
+    dispatch(Queue(expensive.begin() + last_begin, expensive.end()));
+  }
+}
+
 }  // namespace executor_internal
 }  // namespace tessera
 

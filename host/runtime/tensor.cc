@@ -5,30 +5,80 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace tessera {
 namespace {
 
+// Aligned host memory. Large blocks (1 MiB and up) are kept after they are freed, up to 256 MiB
+// in all, and handed out again for the same rounded size: a step that allocates the same large
+// tensors every time (transfers, activations) then reuses pages instead of faulting fresh ones in.
 class AlignedHostAllocator final : public Allocator {
  public:
+  static constexpr size_t kPage = 4096;
+  static constexpr size_t kCacheMinBytes = size_t{1} << 20;
+  static constexpr size_t kCacheMaxBytes = size_t{256} << 20;
+
   std::string Name() const override { return "host"; }
   absl::StatusOr<void*> Allocate(size_t size, size_t alignment) override {
     if (alignment < kTensorAlignment) alignment = kTensorAlignment;
+    bool cacheable = size >= kCacheMinBytes && alignment <= kPage;
+    if (cacheable) {
+      alignment = kPage;
+      size_t rounded = RoundUp(size, kPage);
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = cache_.find(rounded);
+      if (it != cache_.end() && !it->second.empty()) {
+        void* ptr = it->second.back();
+        it->second.pop_back();
+        cached_bytes_ -= rounded;
+        return ptr;
+      }
+    }
     // aligned_alloc needs a size that is a multiple of the alignment.
-    size_t rounded = (size + alignment - 1) / alignment * alignment;
+    size_t rounded = RoundUp(size, alignment);
     if (rounded == 0) rounded = alignment;
     void* ptr = std::aligned_alloc(alignment, rounded);
     if (ptr == nullptr) {
       return absl::ResourceExhaustedError(
           absl::StrCat("out of host memory allocating ", size, " bytes"));
     }
+    if (size >= kCacheMinBytes && !cacheable) {
+      std::lock_guard<std::mutex> lock(mu_);
+      overaligned_.insert(ptr);
+    }
     return ptr;
   }
-  void Free(void* ptr, size_t) override { std::free(ptr); }
+  void Free(void* ptr, size_t size) override {
+    if (ptr == nullptr) return;
+    if (size >= kCacheMinBytes) {
+      size_t rounded = RoundUp(size, kPage);
+      std::lock_guard<std::mutex> lock(mu_);
+      if (overaligned_.erase(ptr) == 0 && cached_bytes_ + rounded <= kCacheMaxBytes) {
+        cache_[rounded].push_back(ptr);
+        cached_bytes_ += rounded;
+        return;
+      }
+    }
+    std::free(ptr);
+  }
   bool host_accessible() const override { return true; }
+
+ private:
+  static size_t RoundUp(size_t size, size_t alignment) {
+    return (size + alignment - 1) / alignment * alignment;
+  }
+
+  std::mutex mu_;
+  absl::flat_hash_map<size_t, std::vector<void*>> cache_;
+  absl::flat_hash_set<void*> overaligned_;
+  size_t cached_bytes_ = 0;
 };
 
 template <typename T>

@@ -67,3 +67,41 @@ TEST(TypesTest, NamesRoundTrip) {
 
 }  // namespace
 }  // namespace tessera
+
+namespace tessera {
+namespace {
+
+TEST(HostAllocatorTest, ReusesLargeBlocksOfTheSameSize) {
+  Allocator* host = HostAllocator();
+  const size_t size = (size_t{3} << 20) + 5;
+  absl::StatusOr<void*> first = host->Allocate(size, 64);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(*first) % 4096, 0u);
+  host->Free(*first, size);
+  absl::StatusOr<void*> second = host->Allocate(size, 64);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(*second, *first);  // the freed block came back
+  absl::StatusOr<void*> third = host->Allocate(size, 64);
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_NE(*third, *second);  // a live block is never handed out twice
+  host->Free(*second, size);
+  host->Free(*third, size);
+}
+
+TEST(HostAllocatorTest, OveralignedLargeBlocksAreNotCached) {
+  Allocator* host = HostAllocator();
+  const size_t size = size_t{2} << 20;
+  absl::StatusOr<void*> block = host->Allocate(size, 1 << 16);
+  ASSERT_TRUE(block.ok()) << block.status();
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(*block) % (1 << 16), 0u);
+  host->Free(*block, size);
+  // A page-aligned request of the same size never gets the over-aligned block's pointer back
+  // from the cache (it was freed, not cached); it is still correctly aligned.
+  absl::StatusOr<void*> page = host->Allocate(size, 64);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(*page) % 4096, 0u);
+  host->Free(*page, size);
+}
+
+}  // namespace
+}  // namespace tessera

@@ -2,7 +2,9 @@
 #include "plugins/testing/testdevice_memory.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <utility>
 #include <vector>
@@ -32,7 +34,16 @@ void LogError(const std::string& message) {
 void ScrambleCopy(void* dst, const void* src, size_t size) {
   auto* out = static_cast<unsigned char*>(dst);
   const auto* in = static_cast<const unsigned char*>(src);
-  for (size_t i = 0; i < size; ++i) out[i] = static_cast<unsigned char>(in[i] ^ kScrambleKey);
+  // Eight bytes at a time (memcpy keeps the loads and stores alignment-safe), then the tail.
+  constexpr uint64_t kWordKey = 0x0101010101010101ull * kScrambleKey;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, in + i, 8);
+    word ^= kWordKey;
+    std::memcpy(out + i, &word, 8);
+  }
+  for (; i < size; ++i) out[i] = static_cast<unsigned char>(in[i] ^ kScrambleKey);
 }
 
 DeviceMemory::DeviceMemory(std::string device_name) : device_name_(std::move(device_name)) {
