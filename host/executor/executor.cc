@@ -19,7 +19,6 @@
 
 namespace tessera {
 
-using executor_internal::AnnotateNodeError;
 using executor_internal::AsyncHandshake;
 using executor_internal::CheckOutputs;
 using executor_internal::RecordNodeStats;
@@ -33,9 +32,8 @@ class ExecutorState {
       : executor_(executor),
         items_(executor->items().data()),
         runner_(args.runner),
-        cancelled_(args.cancelled),
         stats_(args.stats),
-        done_(std::move(done)),
+        completion_(args, std::move(done)),
         pending_(new std::atomic<int32_t>[executor->items().size()]),
         inputs_(new Tensor[executor->total_input_slots()]) {
     step_.step_id = args.step_id;
@@ -55,7 +53,7 @@ class ExecutorState {
       Finish();
       return;
     }
-    num_outstanding_.store(static_cast<int64_t>(roots.size()), std::memory_order_relaxed);
+    completion_.Start(static_cast<int64_t>(roots.size()));
     // Roots run on the calling thread like any other ready batch: cheap ones inline, all but one
     // expensive one on the pool. A small graph then runs without a thread hop.
     ReadyQueue inline_ready;
@@ -96,8 +94,7 @@ class ExecutorState {
       absl::Status status;
       ready.clear();
       int64_t start_ns = stats_ != nullptr ? NowNanos() : 0;
-      if (aborted_.load(std::memory_order_relaxed) ||
-          (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed))) {
+      if (completion_.Stopped()) {
         ClearInputs(item, inputs);
       } else if (item.is_async) {
         auto* async = new AsyncState;
@@ -192,18 +189,12 @@ class ExecutorState {
   // Accounts for a finished node and schedules what it made ready. True when the step is over.
   bool NodeDone(const absl::Status& status, const NodeItem& item, ReadyQueue* ready,
                 ReadyQueue* inline_ready) {
-    if (!status.ok()) {
-      RecordError(status, item);
-      ready->clear();
-    }
-    int64_t count = static_cast<int64_t>(ready->size());
-    if (count == 0) {
-      return num_outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1;
-    }
-    if (count > 1) num_outstanding_.fetch_add(count - 1, std::memory_order_relaxed);
+    if (!status.ok()) ready->clear();
+    if (completion_.NodeFinished(status, item, ready->size())) return true;
     ScheduleReady(*ready, inline_ready);
     return false;
   }
+
 
   // Cheap nodes join `inline_ready`. Expensive nodes go to the pool in batches (one closure per
   // node would cost more than a small node), except the last batch, which stays inline when
@@ -226,24 +217,9 @@ class ExecutorState {
     });
   }
 
-  void RecordError(const absl::Status& status, const NodeItem& item) {
-    absl::Status annotated = AnnotateNodeError(status, item);
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!status_.ok()) return;
-      status_ = annotated;
-    }
-    aborted_.store(true, std::memory_order_relaxed);
-    if (step_.rendezvous != nullptr) step_.rendezvous->StartAbort(annotated);
-  }
-
   void Finish() {
     absl::Status status;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      status = std::move(status_);
-    }
-    Executor::DoneCallback done = std::move(done_);
+    Executor::DoneCallback done = completion_.TakeDone(&status);
     delete this;
     done(std::move(status));
   }
@@ -251,16 +227,11 @@ class ExecutorState {
   const Executor* executor_;
   const NodeItem* items_;
   Executor::Runner runner_;
-  const std::atomic<bool>* cancelled_;
   StepStatsCollector* stats_;
-  Executor::DoneCallback done_;
+  executor_internal::StepCompletion completion_;
   StepServices step_;
   std::unique_ptr<std::atomic<int32_t>[]> pending_;
   std::unique_ptr<Tensor[]> inputs_;
-  std::atomic<int64_t> num_outstanding_{0};
-  std::atomic<bool> aborted_{false};
-  std::mutex mu_;
-  absl::Status status_;
 };
 
 // Defined in executor_frames.cc.

@@ -19,7 +19,6 @@
 namespace tessera {
 namespace {
 
-using executor_internal::AnnotateNodeError;
 using executor_internal::AsyncHandshake;
 using executor_internal::CheckOutputs;
 using executor_internal::RecordNodeStats;
@@ -98,9 +97,8 @@ class FrameExecutorState {
         items_(executor->items().data()),
         edges_(executor->out_edges().data()),
         runner_(args.runner),
-        cancelled_(args.cancelled),
         stats_(args.stats),
-        done_(std::move(done)) {
+        completion_(args, std::move(done)) {
     step_.step_id = args.step_id;
     step_.rendezvous = args.rendezvous;
     step_.call_frame = args.call_frame;
@@ -122,7 +120,7 @@ class FrameExecutorState {
     }
     IterationState* iter0 = root_->iterations[0].get();
     iter0->outstanding_ops = static_cast<int64_t>(roots.size());
-    num_outstanding_.store(static_cast<int64_t>(roots.size()), std::memory_order_relaxed);
+    completion_.Start(static_cast<int64_t>(roots.size()));
     ReadyQueue ready;
     for (int32_t id : roots) ready.push_back(TaggedNode{id, root_.get(), iter0, false});
     ReadyQueue inline_ready;
@@ -150,10 +148,7 @@ class FrameExecutorState {
     ctx->iter_id = tagged.iter->iter_num;
   }
 
-  bool Stopped() const {
-    return aborted_.load(std::memory_order_relaxed) ||
-           (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed));
-  }
+  bool Stopped() const { return completion_.Stopped(); }
 
   void ProcessQueue(ReadyQueue* queue) {
     TSR_KernelContext ctx;
@@ -476,18 +471,12 @@ class FrameExecutorState {
 
   bool NodeDone(const absl::Status& status, const NodeItem& item, ReadyQueue* ready,
                 ReadyQueue* inline_ready) {
-    if (!status.ok()) {
-      RecordError(status, item);
-      ready->clear();
-    }
-    int64_t count = static_cast<int64_t>(ready->size());
-    if (count == 0) {
-      return num_outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1;
-    }
-    if (count > 1) num_outstanding_.fetch_add(count - 1, std::memory_order_relaxed);
+    if (!status.ok()) ready->clear();
+    if (completion_.NodeFinished(status, item, ready->size())) return true;
     ScheduleReady(*ready, inline_ready);
     return false;
   }
+
 
   // Dead and cheap nodes run inline; expensive ones go to the pool in batches, except the last
   // batch when nothing else is queued.
@@ -509,24 +498,9 @@ class FrameExecutorState {
     });
   }
 
-  void RecordError(const absl::Status& status, const NodeItem& item) {
-    absl::Status annotated = AnnotateNodeError(status, item);
-    {
-      std::lock_guard<std::mutex> lock(status_mu_);
-      if (!status_.ok()) return;
-      status_ = annotated;
-    }
-    aborted_.store(true, std::memory_order_relaxed);
-    if (step_.rendezvous != nullptr) step_.rendezvous->StartAbort(annotated);
-  }
-
   void Finish() {
     absl::Status status;
-    {
-      std::lock_guard<std::mutex> lock(status_mu_);
-      status = std::move(status_);
-    }
-    Executor::DoneCallback done = std::move(done_);
+    Executor::DoneCallback done = completion_.TakeDone(&status);
     delete this;
     done(std::move(status));
   }
@@ -535,16 +509,11 @@ class FrameExecutorState {
   const NodeItem* items_;
   const Executor::OutEdge* edges_;
   Executor::Runner runner_;
-  const std::atomic<bool>* cancelled_;
   StepStatsCollector* stats_;
-  Executor::DoneCallback done_;
+  executor_internal::StepCompletion completion_;
   StepServices step_;
   std::unique_ptr<FrameState> root_;
   std::mutex mu_;  // frame and iteration state
-  std::atomic<int64_t> num_outstanding_{0};
-  std::atomic<bool> aborted_{false};
-  std::mutex status_mu_;
-  absl::Status status_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "host/rendezvous/rendezvous.h"
 #include "host/runtime/device.h"
 #include "host/runtime/step_stats.h"
 #include "registry/status_macros.h"
@@ -33,6 +34,40 @@ absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContex
 absl::Status AnnotateNodeError(const absl::Status& status, const Executor::NodeItem& item) {
   return WithContext(status,
                      absl::StrCat("while running node '", item.info.name, "' (", item.info.op, ")"));
+}
+
+bool StepCompletion::NodeFinished(const absl::Status& status, const Executor::NodeItem& item,
+                                  size_t ready_count) {
+  if (!status.ok()) {
+    absl::Status annotated = AnnotateNodeError(status, item);
+    bool first = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (status_.ok()) {
+        status_ = annotated;
+        first = true;
+      }
+    }
+    if (first) {
+      aborted_.store(true, std::memory_order_relaxed);
+      if (rendezvous_ != nullptr) rendezvous_->StartAbort(annotated);
+    }
+    ready_count = 0;
+  }
+  // A node that makes k nodes ready hands its own count to them: k - 1 more outstanding.
+  if (ready_count == 0) return outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1;
+  if (ready_count > 1) {
+    outstanding_.fetch_add(static_cast<int64_t>(ready_count) - 1, std::memory_order_relaxed);
+  }
+  return false;
+}
+
+Executor::DoneCallback StepCompletion::TakeDone(absl::Status* status) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    *status = std::move(status_);
+  }
+  return std::move(done_);
 }
 
 void RecordNodeStats(StepStatsCollector* stats, const Device* device,

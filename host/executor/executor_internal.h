@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "absl/status/status.h"
 #include "host/executor/executor.h"
@@ -20,6 +21,37 @@ absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContex
 
 // "while running node 'x' (Op)".
 absl::Status AnnotateNodeError(const absl::Status& status, const Executor::NodeItem& item);
+
+// The completion side of a step, the same with or without frames: the count of outstanding
+// nodes, the first error (which aborts the step's rendezvous), cancellation, and the done
+// callback.
+class StepCompletion {
+ public:
+  StepCompletion(const Executor::Args& args, Executor::DoneCallback done)
+      : rendezvous_(args.rendezvous), cancelled_(args.cancelled), done_(std::move(done)) {}
+
+  void Start(int64_t roots) { outstanding_.store(roots, std::memory_order_relaxed); }
+  // True once a node failed or the step was cancelled: no further node starts.
+  bool Stopped() const {
+    return aborted_.load(std::memory_order_relaxed) ||
+           (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed));
+  }
+  // A node finished and made `ready_count` nodes ready (0 when it failed: what it made ready
+  // does not run). Records the first error. True when it was the step's last outstanding node.
+  bool NodeFinished(const absl::Status& status, const Executor::NodeItem& item,
+                    size_t ready_count);
+  // Hands over the step's status and the done callback; once, when NodeFinished said so.
+  Executor::DoneCallback TakeDone(absl::Status* status);
+
+ private:
+  LocalRendezvous* rendezvous_;
+  const std::atomic<bool>* cancelled_;
+  Executor::DoneCallback done_;
+  std::atomic<int64_t> outstanding_{0};
+  std::atomic<bool> aborted_{false};
+  std::mutex mu_;
+  absl::Status status_;
+};
 
 // Records one node; `ctx` may be null for a dead node that did not run.
 void RecordNodeStats(StepStatsCollector* stats, const Device* device,
