@@ -107,13 +107,15 @@ sdk::Status DeviceMemory::Free(void* ptr, size_t size) {
     allocated = it->second;
     allocations_.erase(it);
   }
-  std::free(ptr);
+  // The error names the pointer, so it is written before the block is released.
+  sdk::Status status = sdk::OkStatus();
   if (allocated != size) {
-    return sdk::InvalidArgument("Memory_Free on ", device_name_, ": pointer ", ptr,
-                                " freed with size ", size, ", but it was allocated with ",
-                                allocated, " bytes");
+    status = sdk::InvalidArgument("Memory_Free on ", device_name_, ": pointer ", ptr,
+                                  " freed with size ", size, ", but it was allocated with ",
+                                  allocated, " bytes");
   }
-  return sdk::OkStatus();
+  std::free(ptr);
+  return status;
 }
 
 bool DeviceMemory::FindLocked(const void* ptr, uintptr_t* start, size_t* size) const {

@@ -153,8 +153,14 @@ TEST_P(MillionIterationsTest, RunsOnASmallStackInBoundedMemory) {
   ASSERT_GE(rss_before, 0) << "no VmHWM in /proc/self/status";
   std::printf("peak RSS %lld KiB -> %lld KiB\n", static_cast<long long>(rss_before),
               static_cast<long long>(rss_after));
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer holds freed memory in quarantine (256 MiB by default) and adds redzones, so
+  // the process's peak says nothing about the runtime here; the other builds check the bound.
+  std::printf("peak RSS bound not checked under AddressSanitizer\n");
+#else
   EXPECT_LT(rss_after - rss_before, 64 * 1024) << "peak RSS grew by " << rss_after - rss_before
                                                << " KiB over two runs";
+#endif
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, MillionIterationsTest,
