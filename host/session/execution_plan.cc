@@ -36,6 +36,23 @@ absl::StatusOr<MemoryTypes> NodeMemoryTypes(const Environment& env, const Node& 
   return types;
 }
 
+// Builds the executor of one partition.
+absl::Status AddPart(const Environment& env, Device* device, const Graph& graph,
+                     ExecutionPlan* plan) {
+  ExecutorParams params;
+  params.device = device;
+  params.intra_op_pool = env.intra_op_pool();
+  params.kernel_factory = &env.kernels();
+  params.dead_inputs_possible = plan->has_control_flow;
+  absl::StatusOr<std::unique_ptr<Executor>> executor = Executor::Create(params, graph);
+  if (!executor.ok()) {
+    return WithContext(executor.status(),
+                       absl::StrCat("while building the executor for ", device->name()));
+  }
+  plan->parts.push_back(ExecutionPlan::Part{device, *std::move(executor)});
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
@@ -60,6 +77,20 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
   plan->fetch_types = rewrite.fetch_types;
   for (const Node* node : graph->op_nodes()) {
     plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
+  }
+
+  // All on one host-memory device (the common case): nothing to cut, nor any memory mismatch to
+  // bridge, so the rewritten graph runs as it is.
+  std::string only_device;
+  bool one_device = true;
+  for (const Node* node : graph->op_nodes()) {
+    if (only_device.empty()) only_device = node->assigned_device();
+    one_device = one_device && node->assigned_device() == only_device;
+  }
+  Device* single = one_device ? env.devices().FindDevice(only_device) : nullptr;
+  if (single != nullptr && single->host_memory()) {
+    RETURN_IF_ERROR(AddPart(env, single, *graph, plan.get()));
+    return plan;
   }
 
   PartitionOptions options;
@@ -90,17 +121,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     }
     std::unique_ptr<Graph> part = *std::move(imported);
     for (Node* node : part->op_nodes()) node->set_assigned_device(device->name());
-    ExecutorParams params;
-    params.device = device;
-    params.intra_op_pool = env.intra_op_pool();
-    params.kernel_factory = &env.kernels();
-    params.dead_inputs_possible = plan->has_control_flow;
-    absl::StatusOr<std::unique_ptr<Executor>> executor = Executor::Create(params, *part);
-    if (!executor.ok()) {
-      return WithContext(executor.status(),
-                         absl::StrCat("while building the executor for ", device_name));
-    }
-    plan->parts.push_back(ExecutionPlan::Part{device, *std::move(executor)});
+    RETURN_IF_ERROR(AddPart(env, device, *part, plan.get()));
   }
   return plan;
 }
