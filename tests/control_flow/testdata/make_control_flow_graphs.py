@@ -64,13 +64,15 @@ def shape_attr(shape):
 
 
 class Graph:
-    def __init__(self):
+    def __init__(self, default_device=""):
         self.nodes = []
+        self.default_device = default_device  # for nodes given no device
 
     def node(self, name, op, inputs=(), attrs=(), device=""):
         lines = [f'node {{\n  name: "{name}"\n  op: "{op}"\n']
         for i in inputs:
             lines.append(f'  input: "{i}"\n')
+        device = device or self.default_device
         if device:
             lines.append(f'  device: "{device}"\n')
         # TensorFlow writes attrs sorted by key (protobuf map order in text format).
@@ -221,12 +223,14 @@ def add_case(name, g, runs, kind="values", cpu_devices=1, testdev=False, error=N
     CASES.append(case)
 
 
-def counter_graph(limit, add_device="", dtype=I32, pred_always_true=False, less_device=""):
+def counter_graph(limit, add_device="", dtype=I32, pred_always_true=False, less_device="",
+                  all_device=""):
     """i = 0; while i < limit: i += 1 (the add, or the Less that decides, optionally pinned to another
     device). The endless
     variant (the condition a constant true) also computes add = x + 1 outside the loop, on the
-    add's device, to show the session still works after a step was cancelled."""
-    g = Graph()
+    add's device, to show the session still works after a step was cancelled. `all_device` pins
+    every node there (the whole loop, control flow included, on one device)."""
+    g = Graph(all_device)
     if pred_always_true:
         placeholder(g, "x", F32, [2])
         const(g, "add/y", 1.0, F32, device=add_device)
@@ -249,6 +253,10 @@ def write_counters():
     add_case("counter", counter_graph(10), [({}, {"while/Exit": np.int32(10)})])
     add_case("counter_across_cpus", counter_graph(10, "/device:CPU:1"),
              [({}, {"while/Exit": np.int32(10)})], cpu_devices=2)
+    # The whole loop on a device without host memory: the predicate Less computes in device memory
+    # goes to LoopCond and Switch (host-memory inputs) through a same-device _Send/_HostRecv pair.
+    add_case("counter_on_testdev", counter_graph(10, all_device="/device:TESTDEV:0"),
+             [({}, {"while/Exit": np.int32(10)})], testdev=True)
     add_case("counter_condition_across_cpus", counter_graph(10, less_device="/device:CPU:1"),
              [({}, {"while/Exit": np.int32(10)})], cpu_devices=2)
     add_case("counting_to_a_million", counter_graph(1000000),
