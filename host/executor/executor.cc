@@ -27,8 +27,7 @@ using executor_internal::RecordNodeStats;
 // after calling the done callback.
 class ExecutorState {
  public:
-  ExecutorState(const Executor* executor, const Executor::Args& args,
-                Executor::DoneCallback done)
+  ExecutorState(const Executor* executor, const Executor::Args& args, Executor::DoneCallback done)
       : executor_(executor),
         items_(executor->items().data()),
         runner_(args.runner),
@@ -102,9 +101,8 @@ class ExecutorState {
         async->ctx.Reset(&item.info, inputs, item.num_inputs);
         async->id = id;
         async->start_ns = start_ns;
-        item.kernel->ComputeAsync(&async->ctx, [this, async](absl::Status s) {
-          AsyncDone(async, std::move(s));
-        });
+        item.kernel->ComputeAsync(
+            &async->ctx, [this, async](absl::Status s) { AsyncDone(async, std::move(s)); });
         if (!async->handshake.CallReturned()) continue;
         // The kernel finished inside ComputeAsync: continue here, without recursion.
         status = std::move(async->status);
@@ -126,7 +124,7 @@ class ExecutorState {
         }
         if (status.ok()) PropagateOutputs(item, &ctx, &ready);
       }
-      if (NodeDone(status, item, &ready, queue)) {
+      if (NodeDone(status, item, &ready, queue, head)) {
         Finish();
         return;
       }
@@ -187,19 +185,22 @@ class ExecutorState {
   }
 
   // Accounts for a finished node and schedules what it made ready. True when the step is over.
+  // `inline_ready` is the queue this thread runs; its first `consumed` entries already ran.
   bool NodeDone(const absl::Status& status, const NodeItem& item, ReadyQueue* ready,
-                ReadyQueue* inline_ready) {
+                ReadyQueue* inline_ready, size_t consumed = 0) {
     if (!status.ok()) ready->clear();
-    if (completion_.NodeFinished(status, item, ready->size())) return true;
-    ScheduleReady(*ready, inline_ready);
+    // Once a node that made nothing ready is counted off, another thread may end the step and
+    // delete this state: nothing here may be touched after that.
+    if (ready->empty()) return completion_.NodeFinished(status, item, 0);
+    completion_.NodeFinished(status, item, ready->size());
+    ScheduleReady(*ready, inline_ready, consumed);
     return false;
   }
-
 
   // Cheap nodes join `inline_ready`. Expensive nodes go to the pool in batches (one closure per
   // node would cost more than a small node), except the last batch, which stays inline when
   // nothing else is queued (no hop for a chain).
-  void ScheduleReady(const ReadyQueue& ready, ReadyQueue* inline_ready) {
+  void ScheduleReady(const ReadyQueue& ready, ReadyQueue* inline_ready, size_t consumed = 0) {
     if (!runner_) {
       inline_ready->insert(inline_ready->end(), ready.begin(), ready.end());
       return;
@@ -212,9 +213,10 @@ class ExecutorState {
         expensive.push_back(id);
       }
     }
-    executor_internal::DispatchInBatches(expensive, inline_ready, [this](ReadyQueue batch) {
-      runner_([this, batch = std::move(batch)]() mutable { ProcessQueue(&batch); });
-    });
+    executor_internal::DispatchInBatches(
+        expensive, inline_ready, consumed, [this](ReadyQueue batch) {
+          runner_([this, batch = std::move(batch)]() mutable { ProcessQueue(&batch); });
+        });
   }
 
   void Finish() {
@@ -323,8 +325,8 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
     }
     item.frame = cf.node_frame[node.id()];
     if (item.frame < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "node '", node.name(), "' (", node.op(), ") is not reachable from the graph's roots"));
+      return absl::InvalidArgumentError(absl::StrCat("node '", node.name(), "' (", node.op(),
+                                                     ") is not reachable from the graph's roots"));
     }
     StaticFrame& frame = frames_[item.frame];
     item.pending_id = frame.num_nodes++;

@@ -50,7 +50,7 @@ struct IterationState {
   int64_t iter_num;
   std::unique_ptr<Tensor[]> inputs;
   std::unique_ptr<PendingCount[]> counts;
-  int64_t outstanding_ops = 0;       // nodes of this iteration ready or running
+  int64_t outstanding_ops = 0;          // nodes of this iteration ready or running
   int32_t outstanding_frame_count = 0;  // child frames started from this iteration, not done
 };
 
@@ -184,9 +184,8 @@ class FrameExecutorState {
         async->ctx.is_input_dead = tagged.is_dead;
         async->tagged = tagged;
         async->start_ns = start_ns;
-        item.kernel->ComputeAsync(&async->ctx, [this, async](absl::Status s) {
-          AsyncDone(async, std::move(s));
-        });
+        item.kernel->ComputeAsync(
+            &async->ctx, [this, async](absl::Status s) { AsyncDone(async, std::move(s)); });
         if (!async->handshake.CallReturned()) continue;
         status = std::move(async->status);
         ready = std::move(async->ready);
@@ -210,7 +209,7 @@ class FrameExecutorState {
         }
         if (status.ok()) Propagate(tagged, &ctx, &ready);
       }
-      if (NodeDone(status, item, &ready, queue)) {
+      if (NodeDone(status, item, &ready, queue, head)) {
         Finish();
         return;
       }
@@ -426,8 +425,9 @@ class FrameExecutorState {
     if (frame->parent == nullptr) return false;
     int64_t current = iter->iter_num;
     while (current <= frame->iteration_count && IsIterationDone(frame, iter)) {
-      frame->iterations[static_cast<size_t>(
-                            current % static_cast<int64_t>(frame->iterations.size()))]
+      frame
+          ->iterations[static_cast<size_t>(current %
+                                           static_cast<int64_t>(frame->iterations.size()))]
           .reset();
       --frame->num_outstanding_iterations;
       ++current;
@@ -469,18 +469,21 @@ class FrameExecutorState {
 
   // ---- Scheduling and completion, as in the frameless state. ----
 
+  // `inline_ready` is the queue this thread runs; its first `consumed` entries already ran.
   bool NodeDone(const absl::Status& status, const NodeItem& item, ReadyQueue* ready,
-                ReadyQueue* inline_ready) {
+                ReadyQueue* inline_ready, size_t consumed = 0) {
     if (!status.ok()) ready->clear();
-    if (completion_.NodeFinished(status, item, ready->size())) return true;
-    ScheduleReady(*ready, inline_ready);
+    // Once a node that made nothing ready is counted off, another thread may end the step and
+    // delete this state: nothing here may be touched after that.
+    if (ready->empty()) return completion_.NodeFinished(status, item, 0);
+    completion_.NodeFinished(status, item, ready->size());
+    ScheduleReady(*ready, inline_ready, consumed);
     return false;
   }
 
-
   // Dead and cheap nodes run inline; expensive ones go to the pool in batches, except the last
   // batch when nothing else is queued.
-  void ScheduleReady(const ReadyQueue& ready, ReadyQueue* inline_ready) {
+  void ScheduleReady(const ReadyQueue& ready, ReadyQueue* inline_ready, size_t consumed = 0) {
     if (!runner_) {
       inline_ready->insert(inline_ready->end(), ready.begin(), ready.end());
       return;
@@ -493,9 +496,10 @@ class FrameExecutorState {
         expensive.push_back(tagged);
       }
     }
-    executor_internal::DispatchInBatches(expensive, inline_ready, [this](ReadyQueue batch) {
-      runner_([this, batch = std::move(batch)]() mutable { ProcessQueue(&batch); });
-    });
+    executor_internal::DispatchInBatches(
+        expensive, inline_ready, consumed, [this](ReadyQueue batch) {
+          runner_([this, batch = std::move(batch)]() mutable { ProcessQueue(&batch); });
+        });
   }
 
   void Finish() {

@@ -32,8 +32,8 @@ absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContex
 }
 
 absl::Status AnnotateNodeError(const absl::Status& status, const Executor::NodeItem& item) {
-  return WithContext(status,
-                     absl::StrCat("while running node '", item.info.name, "' (", item.info.op, ")"));
+  return WithContext(
+      status, absl::StrCat("while running node '", item.info.name, "' (", item.info.op, ")"));
 }
 
 bool StepCompletion::NodeFinished(const absl::Status& status, const Executor::NodeItem& item,
@@ -71,8 +71,8 @@ Executor::DoneCallback StepCompletion::TakeDone(absl::Status* status) {
 }
 
 void RecordNodeStats(StepStatsCollector* stats, const Device* device,
-                     const Executor::NodeItem& item, const TSR_KernelContext* ctx,
-                     int64_t start_ns, uint64_t frame_id, int64_t iter_id, bool is_dead) {
+                     const Executor::NodeItem& item, const TSR_KernelContext* ctx, int64_t start_ns,
+                     uint64_t frame_id, int64_t iter_id, bool is_dead) {
   NodeExecStats node;
   node.node_name = item.info.name;
   node.op = item.info.op;

@@ -38,8 +38,7 @@ class StepCompletion {
   }
   // A node finished and made `ready_count` nodes ready (0 when it failed: what it made ready
   // does not run). Records the first error. True when it was the step's last outstanding node.
-  bool NodeFinished(const absl::Status& status, const Executor::NodeItem& item,
-                    size_t ready_count);
+  bool NodeFinished(const absl::Status& status, const Executor::NodeItem& item, size_t ready_count);
   // Hands over the step's status and the done callback; once, when NodeFinished said so.
   Executor::DoneCallback TakeDone(absl::Status* status);
 
@@ -55,8 +54,8 @@ class StepCompletion {
 
 // Records one node; `ctx` may be null for a dead node that did not run.
 void RecordNodeStats(StepStatsCollector* stats, const Device* device,
-                     const Executor::NodeItem& item, const TSR_KernelContext* ctx,
-                     int64_t start_ns, uint64_t frame_id, int64_t iter_id, bool is_dead);
+                     const Executor::NodeItem& item, const TSR_KernelContext* ctx, int64_t start_ns,
+                     uint64_t frame_id, int64_t iter_id, bool is_dead);
 
 // An async kernel's completion may run inside ComputeAsync on the calling thread or later on
 // another thread. Whichever of the two (the return from ComputeAsync, the completion) comes second
@@ -83,12 +82,14 @@ class AsyncHandshake {
 
 // Hands `expensive` ready nodes to `dispatch` in at most kMaxBatches batches (one node per batch
 // up to that count, as many nodes as needed past it: a pool hop per node would cost more than a
-// small node of a wide fan-out). The last batch joins `inline_ready` when that is empty (a chain
-// never hops threads), else it is dispatched too.
+// small node of a wide fan-out). The last batch joins `inline_ready` when nothing is left to run
+// there (its first `consumed` entries already ran): a chain never hops threads. Otherwise it is
+// dispatched too.
 inline constexpr size_t kMaxBatches = 32;
 
 template <typename Queue, typename Dispatch>
-void DispatchInBatches(const Queue& expensive, Queue* inline_ready, Dispatch dispatch) {
+void DispatchInBatches(const Queue& expensive, Queue* inline_ready, size_t consumed,
+                       Dispatch dispatch) {
   if (expensive.empty()) return;
   size_t count = expensive.size();
   size_t batch = (count + kMaxBatches - 1) / kMaxBatches;
@@ -96,7 +97,7 @@ void DispatchInBatches(const Queue& expensive, Queue* inline_ready, Dispatch dis
   for (size_t begin = 0; begin < last_begin; begin += batch) {
     dispatch(Queue(expensive.begin() + begin, expensive.begin() + begin + batch));
   }
-  if (inline_ready->empty()) {
+  if (inline_ready->size() == consumed) {
     inline_ready->insert(inline_ready->end(), expensive.begin() + last_begin, expensive.end());
   } else {
     dispatch(Queue(expensive.begin() + last_begin, expensive.end()));

@@ -36,8 +36,8 @@ class ArgKernel final : public OpKernel {
   absl::Status Compute(TSR_KernelContext* ctx) override {
     CallFrame* frame = ctx->step->call_frame;
     if (frame == nullptr || index_ >= static_cast<int64_t>(frame->args.size())) {
-      return absl::InternalError(absl::StrCat("argument ", index_, " of node '", ctx->info->name,
-                                              "' was not passed"));
+      return absl::InternalError(
+          absl::StrCat("argument ", index_, " of node '", ctx->info->name, "' was not passed"));
     }
     ctx->outputs[0] = frame->args[index_];
     return absl::OkStatus();
@@ -53,8 +53,8 @@ class RetvalKernel final : public OpKernel {
   absl::Status Compute(TSR_KernelContext* ctx) override {
     CallFrame* frame = ctx->step->call_frame;
     if (frame == nullptr || index_ >= static_cast<int64_t>(frame->retvals.size())) {
-      return absl::InternalError(absl::StrCat("return value ", index_, " of node '",
-                                              ctx->info->name, "' has no slot"));
+      return absl::InternalError(
+          absl::StrCat("return value ", index_, " of node '", ctx->info->name, "' has no slot"));
     }
     Tensor& value = ctx->inputs[0];
     // The client may write into what it fetched: never hand out a runtime-owned buffer.
@@ -175,7 +175,8 @@ class RecvKernel final : public OpKernel {
 
 absl::StatusOr<bool> ReadPredicate(const TSR_KernelContext* ctx, int index) {
   const Tensor& pred = ctx->inputs[index];
-  if (pred.dtype() != TSR_DTYPE_BOOL || pred.NumElements() != 1 || pred.shape().dims().size() != 0) {
+  if (pred.dtype() != TSR_DTYPE_BOOL || pred.NumElements() != 1 ||
+      pred.shape().dims().size() != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         ctx->info->op, " node '", ctx->info->name, "': the predicate must be a bool scalar, got ",
         DataTypeString(pred.dtype()), " of shape ", pred.shape().DebugString()));
@@ -206,7 +207,8 @@ class MergeKernel final : public OpKernel {
     for (int i = 0; i < ctx->num_inputs; ++i) {
       if (!ctx->inputs[i].IsInitialized()) continue;
       ctx->outputs[0] = std::move(ctx->inputs[i]);
-      ASSIGN_OR_RETURN(ctx->outputs[1], Tensor::Allocate(HostAllocator(), TSR_DTYPE_INT32, TensorShape()));
+      ASSIGN_OR_RETURN(ctx->outputs[1],
+                       Tensor::Allocate(HostAllocator(), TSR_DTYPE_INT32, TensorShape()));
       *static_cast<int32_t*>(ctx->outputs[1].data()) = i;
       return absl::OkStatus();
     }

@@ -56,8 +56,8 @@ std::string DescribeNodeTypes(const Node& node, const KernelSpec& spec) {
     if (value == nullptr) {
       parts.push_back(absl::StrCat(attr_name, " unset"));
     } else if (value->value_case() == tensorflow::AttrValue::kType) {
-      parts.push_back(absl::StrCat(
-          attr_name, "=", DataTypeString(static_cast<DataType>(value->type()))));
+      parts.push_back(
+          absl::StrCat(attr_name, "=", DataTypeString(static_cast<DataType>(value->type()))));
     } else {
       parts.push_back(absl::StrCat(attr_name, "=<list>"));
     }
@@ -158,7 +158,8 @@ absl::Status MarkHostArgs(const google::protobuf::RepeatedPtrField<tensorflow::O
 absl::Status KernelFactory::HostMemoryArgs(const Node& node, absl::string_view device_type,
                                            std::vector<bool>* inputs_on_host,
                                            std::vector<bool>* outputs_on_host) const {
-  if (IsHostKernelOp(node.op())) return HostKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
+  if (IsHostKernelOp(node.op()))
+    return HostKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
   inputs_on_host->assign(node.num_inputs(), false);
   outputs_on_host->assign(node.num_outputs(), false);
   ASSIGN_OR_RETURN(const KernelSpec* spec, FindKernel(node, device_type));
@@ -167,12 +168,14 @@ absl::Status KernelFactory::HostMemoryArgs(const Node& node, absl::string_view d
   const tensorflow::OpDef& op_def = registration->op_def;
   ASSIGN_OR_RETURN(std::vector<int> in_sizes, InputArgSizes(node.def(), op_def));
   ASSIGN_OR_RETURN(std::vector<int> out_sizes, OutputArgSizes(node.def(), op_def));
-  RETURN_IF_ERROR(MarkHostArgs(op_def.input_arg(), in_sizes, spec->host_memory_args, inputs_on_host));
+  RETURN_IF_ERROR(
+      MarkHostArgs(op_def.input_arg(), in_sizes, spec->host_memory_args, inputs_on_host));
   return MarkHostArgs(op_def.output_arg(), out_sizes, spec->host_memory_args, outputs_on_host);
 }
 
-absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(
-    const Node& node, Device* device, KernelNodeInfo* info) const {
+absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(const Node& node,
+                                                                      Device* device,
+                                                                      KernelNodeInfo* info) const {
   if (IsHostKernelOp(node.op())) return CreateHostKernel(node, device);
   ASSIGN_OR_RETURN(const KernelSpec* spec, FindKernel(node, device->device_type()));
 

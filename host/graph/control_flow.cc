@@ -44,7 +44,9 @@ int ControlFlowInfo::FindFrame(const std::string& name) const {
 
 namespace {
 
-std::string Describe(const Node& node) { return absl::StrCat("'", node.name(), "' (", node.op(), ")"); }
+std::string Describe(const Node& node) {
+  return absl::StrCat("'", node.name(), "' (", node.op(), ")");
+}
 
 // The child frame an Enter opens, created on first sight.
 absl::StatusOr<int> ChildFrame(const Node& enter, int parent, ControlFlowInfo* info) {
@@ -65,10 +67,10 @@ absl::StatusOr<int> ChildFrame(const Node& enter, int parent, ControlFlowInfo* i
     info->frames.push_back(std::move(child));
     frame = static_cast<int>(info->frames.size()) - 1;
   } else if (info->frames[frame].parent != parent) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "frame '", name->s(), "' is entered from two different frames: '",
-        info->frames[info->frames[frame].parent].name, "' and '", info->frames[parent].name,
-        "' (at Enter node ", Describe(enter), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("frame '", name->s(), "' is entered from two different frames: '",
+                     info->frames[info->frames[frame].parent].name, "' and '",
+                     info->frames[parent].name, "' (at Enter node ", Describe(enter), ")"));
   }
   info->frames[frame].enters.push_back(&enter);
   return frame;
@@ -99,9 +101,9 @@ absl::StatusOr<ControlFlowInfo> BuildControlFlowInfo(const Graph& graph) {
       if (IsLoopCond(*node)) {
         const Node* other = info.frames[frame].loop_cond;
         if (other != nullptr) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("frame '", info.frames[frame].name, "' has two LoopCond nodes: ",
-                           Describe(*other), " and ", Describe(*node)));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "frame '", info.frames[frame].name, "' has two LoopCond nodes: ", Describe(*other),
+              " and ", Describe(*node)));
         }
         info.frames[frame].loop_cond = node;
       }

@@ -15,28 +15,117 @@ using ::testing::HasSubstr;
 
 // A counting loop in the form tf.while_loop emits, with the predicate fed as a loop invariant.
 constexpr char kLoop[] = R"pb(
-  node { name: "start" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-  node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
-  node { name: "while/Enter" op: "Enter" input: "start"
-         attr { key: "T" value { type: DT_FLOAT } }
-         attr { key: "frame_name" value { s: "while/ctx" } }
-         attr { key: "parallel_iterations" value { i: 4 } } }
-  node { name: "while/p" op: "Enter" input: "p"
-         attr { key: "T" value { type: DT_BOOL } }
-         attr { key: "frame_name" value { s: "while/ctx" } }
-         attr { key: "is_constant" value { b: true } } }
-  node { name: "while/Merge" op: "Merge" input: "while/Enter" input: "while/NextIteration"
-         attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } }
+  node {
+    name: "start"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "p"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_BOOL }
+    }
+  }
+  node {
+    name: "while/Enter"
+    op: "Enter"
+    input: "start"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "frame_name"
+      value { s: "while/ctx" }
+    }
+    attr {
+      key: "parallel_iterations"
+      value { i: 4 }
+    }
+  }
+  node {
+    name: "while/p"
+    op: "Enter"
+    input: "p"
+    attr {
+      key: "T"
+      value { type: DT_BOOL }
+    }
+    attr {
+      key: "frame_name"
+      value { s: "while/ctx" }
+    }
+    attr {
+      key: "is_constant"
+      value { b: true }
+    }
+  }
+  node {
+    name: "while/Merge"
+    op: "Merge"
+    input: "while/Enter"
+    input: "while/NextIteration"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "N"
+      value { i: 2 }
+    }
+  }
   node { name: "while/LoopCond" op: "LoopCond" input: "while/p" }
-  node { name: "while/Switch" op: "Switch" input: "while/Merge" input: "while/LoopCond"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "while/Identity" op: "Identity" input: "while/Switch:1"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "while/NextIteration" op: "NextIteration" input: "while/Identity"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "while/Exit" op: "Exit" input: "while/Switch"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "out" op: "Identity" input: "while/Exit" attr { key: "T" value { type: DT_FLOAT } } }
+  node {
+    name: "while/Switch"
+    op: "Switch"
+    input: "while/Merge"
+    input: "while/LoopCond"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "while/Identity"
+    op: "Identity"
+    input: "while/Switch:1"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "while/NextIteration"
+    op: "NextIteration"
+    input: "while/Identity"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "while/Exit"
+    op: "Exit"
+    input: "while/Switch"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "out"
+    op: "Identity"
+    input: "while/Exit"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
 )pb";
 
 class ControlFlowTest : public ::testing::Test {
@@ -83,8 +172,23 @@ TEST_F(ControlFlowTest, AssignsLoopNodesToTheirFrame) {
 
 TEST_F(ControlFlowTest, GraphWithoutLoopsHasOnlyTheRootFrame) {
   std::unique_ptr<Graph> graph = Import(R"pb(
-    node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "b" op: "Identity" input: "a" attr { key: "T" value { type: DT_FLOAT } } })pb");
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "b"
+      op: "Identity"
+      input: "a"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    })pb");
   absl::StatusOr<ControlFlowInfo> info = BuildControlFlowInfo(*graph);
   ASSERT_TRUE(info.ok()) << info.status();
   EXPECT_FALSE(info->has_loops());
@@ -106,16 +210,39 @@ TEST_F(ControlFlowTest, EnterWithoutFrameNameIsAnError) {
 
 TEST_F(ControlFlowTest, InputsFromTwoFramesAreAnError) {
   std::string text = kLoop;
-  text += R"pb(node { name: "mix" op: "AddV2" input: "while/Identity" input: "start"
-                      attr { key: "T" value { type: DT_FLOAT } } })pb";
+  text += R"pb(node {
+                 name: "mix"
+                 op: "AddV2"
+                 input: "while/Identity"
+                 input: "start"
+                 attr {
+                   key: "T"
+                   value { type: DT_FLOAT }
+                 }
+               })pb";
   std::unique_ptr<Graph> graph = Import(text);
   ExpectError(BuildControlFlowInfo(*graph), "node 'mix' (AddV2) has inputs from different frames");
 }
 
 TEST_F(ControlFlowTest, ExitOutsideALoopIsAnError) {
   std::unique_ptr<Graph> graph = Import(R"pb(
-    node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "x" op: "Exit" input: "a" attr { key: "T" value { type: DT_FLOAT } } })pb");
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "x"
+      op: "Exit"
+      input: "a"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    })pb");
   ExpectError(BuildControlFlowInfo(*graph), "Exit node 'x' (Exit) is not inside a loop frame");
 }
 
@@ -128,9 +255,19 @@ TEST_F(ControlFlowTest, TwoLoopCondsInOneFrameAreAnError) {
 
 TEST_F(ControlFlowTest, OneFrameNameEnteredFromTwoFramesIsAnError) {
   std::string text = kLoop;
-  text += R"pb(node { name: "inner" op: "Enter" input: "while/Identity"
-                      attr { key: "T" value { type: DT_FLOAT } }
-                      attr { key: "frame_name" value { s: "while/ctx" } } })pb";
+  text += R"pb(node {
+                 name: "inner"
+                 op: "Enter"
+                 input: "while/Identity"
+                 attr {
+                   key: "T"
+                   value { type: DT_FLOAT }
+                 }
+                 attr {
+                   key: "frame_name"
+                   value { s: "while/ctx" }
+                 }
+               })pb";
   std::unique_ptr<Graph> graph = Import(text);
   ExpectError(BuildControlFlowInfo(*graph),
               "frame 'while/ctx' is entered from two different frames");

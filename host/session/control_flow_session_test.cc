@@ -36,45 +36,45 @@ constexpr char kFloat[] = "attr { key: \"T\" value { type: DT_FLOAT } }";
 constexpr char kInt[] = "attr { key: \"T\" value { type: DT_INT32 } }";
 
 std::string Placeholder(const std::string& name, const std::string& dtype) {
-  return Node(name, "Placeholder", {}, absl::StrCat("attr { key: \"dtype\" value { type: ", dtype,
-                                                    " } }"));
+  return Node(name, "Placeholder", {},
+              absl::StrCat("attr { key: \"dtype\" value { type: ", dtype, " } }"));
 }
 
 std::string IntConst(const std::string& name, int value, const std::string& control) {
-  return Node(name, "Const", control.empty() ? std::vector<std::string>{}
-                                             : std::vector<std::string>{"^" + control},
-              absl::StrCat("attr { key: \"dtype\" value { type: DT_INT32 } } attr { key: "
-                           "\"value\" value { tensor { dtype: DT_INT32 tensor_shape { } "
-                           "int_val: ",
-                           value, " } } }"));
+  return Node(
+      name, "Const",
+      control.empty() ? std::vector<std::string>{} : std::vector<std::string>{"^" + control},
+      absl::StrCat("attr { key: \"dtype\" value { type: DT_INT32 } } attr { key: "
+                   "\"value\" value { tensor { dtype: DT_INT32 tensor_shape { } "
+                   "int_val: ",
+                   value, " } } }"));
 }
 
 std::string Enter(const std::string& name, const std::string& input, const std::string& type,
                   bool is_constant, int parallel_iterations = 10,
                   const std::string& frame = "while/while_context") {
-  return Node(name, "Enter", {input},
-              absl::StrCat(type, " attr { key: \"frame_name\" value { s: \"", frame,
-                           "\" } } attr { key: \"is_constant\" value { b: ",
-                           is_constant ? "true" : "false",
-                           " } } attr { key: \"parallel_iterations\" value { i: ",
-                           parallel_iterations, " } }"));
+  return Node(
+      name, "Enter", {input},
+      absl::StrCat(type, " attr { key: \"frame_name\" value { s: \"", frame,
+                   "\" } } attr { key: \"is_constant\" value { b: ", is_constant ? "true" : "false",
+                   " } } attr { key: \"parallel_iterations\" value { i: ", parallel_iterations,
+                   " } }"));
 }
 
 // i = 0; while i < n: i = body(i); `body` builds from "while/Identity" and names its result
 // "while/next".
 std::string CountingLoop(const std::string& body, int parallel_iterations = 10) {
-  return absl::StrCat(
-      Placeholder("n", "DT_INT32"), IntConst("zero", 0, ""),
-      Enter("while/Enter", "zero", kInt, false, parallel_iterations),
-      Enter("while/Enter_1", "n", kInt, true, parallel_iterations),
-      Node("while/Merge", "Merge", {"while/Enter", "while/NextIteration"},
-           absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")),
-      Node("while/Less", "Less", {"while/Merge", "while/Enter_1"}, kInt),
-      Node("while/LoopCond", "LoopCond", {"while/Less"}, ""),
-      Node("while/Switch", "Switch", {"while/Merge", "while/LoopCond"}, kInt),
-      Node("while/Identity", "Identity", {"while/Switch:1"}, kInt), body,
-      Node("while/NextIteration", "NextIteration", {"while/next"}, kInt),
-      Node("while/Exit", "Exit", {"while/Switch"}, kInt));
+  return absl::StrCat(Placeholder("n", "DT_INT32"), IntConst("zero", 0, ""),
+                      Enter("while/Enter", "zero", kInt, false, parallel_iterations),
+                      Enter("while/Enter_1", "n", kInt, true, parallel_iterations),
+                      Node("while/Merge", "Merge", {"while/Enter", "while/NextIteration"},
+                           absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")),
+                      Node("while/Less", "Less", {"while/Merge", "while/Enter_1"}, kInt),
+                      Node("while/LoopCond", "LoopCond", {"while/Less"}, ""),
+                      Node("while/Switch", "Switch", {"while/Merge", "while/LoopCond"}, kInt),
+                      Node("while/Identity", "Identity", {"while/Switch:1"}, kInt), body,
+                      Node("while/NextIteration", "NextIteration", {"while/next"}, kInt),
+                      Node("while/Exit", "Exit", {"while/Switch"}, kInt));
 }
 
 std::string AddOne() {
@@ -105,20 +105,21 @@ TEST(ControlFlowSessionTest, OneParallelIterationStillCounts) {
 
 // x -> Switch(p); the false side fails if it ever runs; Merge joins both sides.
 std::string GuardedFailure() {
-  return absl::StrCat(
-      Placeholder("x", "DT_FLOAT"), Placeholder("p", "DT_BOOL"),
-      Node("s", "Switch", {"x", "p"}, kFloat), Node("bad", "TestFail", {"s:0"}, kFloat),
-      Node("good", "Identity", {"s:1"}, kFloat),
-      Node("m", "Merge", {"bad", "good"}, absl::StrCat(kFloat, " attr { key: \"N\" value { i: 2 } }")));
+  return absl::StrCat(Placeholder("x", "DT_FLOAT"), Placeholder("p", "DT_BOOL"),
+                      Node("s", "Switch", {"x", "p"}, kFloat),
+                      Node("bad", "TestFail", {"s:0"}, kFloat),
+                      Node("good", "Identity", {"s:1"}, kFloat),
+                      Node("m", "Merge", {"bad", "good"},
+                           absl::StrCat(kFloat, " attr { key: \"N\" value { i: 2 } }")));
 }
 
 TEST(ControlFlowSessionTest, DeadBranchIsNotComputedAndMergeTakesTheLiveInput) {
   auto session = MustCreate(GuardedFailure());
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  absl::Status status = session->Run(
-      {{"x", Tensor::Scalar<float>(2.5f)}, {"p", Tensor::Scalar<bool>(true)}}, {"m", "m:1"}, {},
-      &out);
+  absl::Status status =
+      session->Run({{"x", Tensor::Scalar<float>(2.5f)}, {"p", Tensor::Scalar<bool>(true)}},
+                   {"m", "m:1"}, {}, &out);
   ASSERT_TRUE(status.ok()) << status;
   EXPECT_EQ(*out[0].data<float>(), 2.5f);
   EXPECT_EQ(*out[1].data<int32_t>(), 1);
@@ -143,9 +144,9 @@ TEST(ControlFlowSessionTest, PredicateMustBeABoolScalar) {
   auto session = MustCreate(GuardedFailure());
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  absl::Status status = session->Run(
-      {{"x", Tensor::Scalar<float>(1)}, {"p", Tensor::Vector<bool>({true, false})}}, {"m"}, {},
-      &out);
+  absl::Status status =
+      session->Run({{"x", Tensor::Scalar<float>(1)}, {"p", Tensor::Vector<bool>({true, false})}},
+                   {"m"}, {}, &out);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_THAT(std::string(status.message()), HasSubstr("the predicate must be a bool scalar"));
 }
@@ -173,12 +174,11 @@ TEST(ControlFlowSessionTest, ControlTriggerRunsEvenWhenItsInputsAreDead) {
 TEST(ControlFlowSessionTest, LoopOnTheUntakenBranchOfACondFinishes) {
   // cond(p, lambda: n, lambda: while_loop(...)), with p true: the loop's Enters are dead.
   std::string loop = CountingLoop(AddOne());
-  std::string text = absl::StrCat(
-      Placeholder("p", "DT_BOOL"),
-      // The loop reads n through the false side of a Switch.
-      loop, Node("cond/Switch", "Switch", {"n", "p"}, kInt),
-      Node("cond/Merge", "Merge", {"while/Exit", "cond/Switch:1"},
-           absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")));
+  std::string text = absl::StrCat(Placeholder("p", "DT_BOOL"),
+                                  // The loop reads n through the false side of a Switch.
+                                  loop, Node("cond/Switch", "Switch", {"n", "p"}, kInt),
+                                  Node("cond/Merge", "Merge", {"while/Exit", "cond/Switch:1"},
+                                       absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")));
   // Rewire the loop's bound and start to come from the false side.
   auto replace = [&text](const std::string& from, const std::string& to) {
     size_t at = text.find(from);
@@ -193,9 +193,9 @@ TEST(ControlFlowSessionTest, LoopOnTheUntakenBranchOfACondFinishes) {
   auto session = MustCreate(text);
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  absl::Status status = session->Run(
-      {{"n", Tensor::Scalar<int32_t>(5)}, {"p", Tensor::Scalar<bool>(true)}}, {"cond/Merge"}, {},
-      &out);
+  absl::Status status =
+      session->Run({{"n", Tensor::Scalar<int32_t>(5)}, {"p", Tensor::Scalar<bool>(true)}},
+                   {"cond/Merge"}, {}, &out);
   ASSERT_TRUE(status.ok()) << status;
   EXPECT_EQ(*out[0].data<int32_t>(), 5);
   // With p false the loop runs: it counts from n (its start) while i < n: no iteration.
@@ -230,14 +230,16 @@ TEST(ControlFlowSessionTest, ErrorInsideAnIterationAbortsTheStepNamingTheNode) {
   absl::Status status =
       session->Run({{"n", Tensor::Scalar<int32_t>(10)}}, {"while/Exit"}, {}, &out);
   EXPECT_FALSE(status.ok());
-  EXPECT_THAT(std::string(status.message()), HasSubstr("while running node 'while/fail' (TestFail)"));
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("while running node 'while/fail' (TestFail)"));
   EXPECT_EQ(RunLoop(session.get(), 2), 2);  // the session still works
 }
 
 TEST(ControlFlowSessionTest, DeadlineStopsALoopThatNeverEnds) {
   // The body adds zero: i < n stays true forever.
-  std::string body = absl::StrCat(IntConst("while/zero", 0, "while/Identity"),
-                                  Node("while/next", "AddV2", {"while/Identity", "while/zero"}, kInt));
+  std::string body =
+      absl::StrCat(IntConst("while/zero", 0, "while/Identity"),
+                   Node("while/next", "AddV2", {"while/Identity", "while/zero"}, kInt));
   auto session = MustCreate(CountingLoop(body));
   ASSERT_NE(session, nullptr);
   RunOptions options;

@@ -19,13 +19,13 @@ namespace {
 absl::StatusOr<MemoryTypes> NodeMemoryTypes(const Environment& env, const Node& node) {
   Device* device = env.devices().FindDevice(node.assigned_device());
   if (device == nullptr) {
-    return absl::InternalError(absl::StrCat("node '", node.name(), "' is placed on unknown device '",
-                                            node.assigned_device(), "'"));
+    return absl::InternalError(absl::StrCat(
+        "node '", node.name(), "' is placed on unknown device '", node.assigned_device(), "'"));
   }
   std::vector<bool> inputs_on_host;
   std::vector<bool> outputs_on_host;
-  RETURN_IF_ERROR(env.kernels().HostMemoryArgs(node, device->device_type(), &inputs_on_host,
-                                               &outputs_on_host));
+  RETURN_IF_ERROR(
+      env.kernels().HostMemoryArgs(node, device->device_type(), &inputs_on_host, &outputs_on_host));
   MemoryTypes types;
   for (bool host : inputs_on_host) {
     types.inputs.push_back(host ? MemoryType::kHost : MemoryType::kDevice);
@@ -182,9 +182,8 @@ void RunPlanStep(const ExecutionPlan& plan, const StepArgs& args,
   }
   exec_args.rendezvous = rendezvous.get();
   for (const ExecutionPlan::Part& part : plan.parts) {
-    part.executor->RunAsync(exec_args, [barrier](absl::Status status) {
-      barrier->PartDone(std::move(status));
-    });
+    part.executor->RunAsync(
+        exec_args, [barrier](absl::Status status) { barrier->PartDone(std::move(status)); });
   }
 }
 

@@ -106,9 +106,9 @@ absl::Status LocalSession::CheckFeeds(
   for (size_t i = 0; i < feeds.size(); ++i) {
     const Tensor& value = feeds[i].second;
     if (value.dtype() != plan.feed_types[i]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "feed '", feeds[i].first, "' has type ", DataTypeString(value.dtype()),
-          ", but the graph expects ", DataTypeString(plan.feed_types[i])));
+      return absl::InvalidArgumentError(
+          absl::StrCat("feed '", feeds[i].first, "' has type ", DataTypeString(value.dtype()),
+                       ", but the graph expects ", DataTypeString(plan.feed_types[i])));
     }
     if (!value.host_accessible()) {
       return absl::InvalidArgumentError(
@@ -167,9 +167,9 @@ absl::Status LocalSession::Execute(const RunOptions& options, const ExecutionPla
     bool finished = waiter.cv.wait_for(lock, std::chrono::milliseconds(options.timeout_ms),
                                        [&] { return waiter.done; });
     if (!finished) {
-      absl::Status deadline = absl::DeadlineExceededError(
-          absl::StrCat("the step did not finish within its timeout of ", options.timeout_ms,
-                       " ms and was cancelled"));
+      absl::Status deadline =
+          absl::DeadlineExceededError(absl::StrCat("the step did not finish within its timeout of ",
+                                                   options.timeout_ms, " ms and was cancelled"));
       cancelled.store(true);
       // Receivers waiting on other partitions are released too. Their callbacks may finish the
       // step on this thread, so the waiter's lock is not held meanwhile.
@@ -216,9 +216,10 @@ absl::Status LocalSession::Run(const RunOptions& options,
   for (size_t i = 0; i < fetches.size(); ++i) {
     Tensor& value = frame.retvals[i];
     if (!value.IsInitialized()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "fetch '", fetches[i], "' is dead: it depends on the untaken side of a Switch, so it "
-          "was not computed in this step"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("fetch '", fetches[i],
+                       "' is dead: it depends on the untaken side of a Switch, so it "
+                       "was not computed in this step"));
     }
     if (!value.host_accessible()) {
       Tensor host;

@@ -24,7 +24,8 @@ constexpr char kCpu1[] = "/device:CPU:1";
 constexpr char kTestdev[] = "/device:TESTDEV:0";
 
 // Pins the nodes named in `pins` (name -> device); every other node keeps its (empty) request.
-tensorflow::GraphDef Pinned(tensorflow::GraphDef def, const std::map<std::string, std::string>& pins) {
+tensorflow::GraphDef Pinned(tensorflow::GraphDef def,
+                            const std::map<std::string, std::string>& pins) {
   for (tensorflow::NodeDef& node : *def.mutable_node()) {
     auto it = pins.find(node.name());
     if (it != pins.end()) node.set_device(it->second);
@@ -49,7 +50,8 @@ void ExpectNearRelative(const Tensor& actual, const Tensor& expected, const std:
   }
 }
 
-std::vector<Tensor> MustRun(Session* session, const std::vector<std::pair<std::string, Tensor>>& feeds,
+std::vector<Tensor> MustRun(Session* session,
+                            const std::vector<std::pair<std::string, Tensor>>& feeds,
                             const std::vector<std::string>& fetches, const RunOptions& options = {},
                             RunMetadata* metadata = nullptr) {
   std::vector<Tensor> out;
@@ -101,11 +103,17 @@ TEST(MultiDeviceTest, MlpExampleAcrossThreeDevicesMatchesOneDevice) {
   std::vector<Tensor> expected = MustRun(single.get(), {{"x", input}}, fetches);
   ASSERT_EQ(expected.size(), fetches.size());
 
-  tensorflow::GraphDef pinned = Pinned(
-      *def, {{"hidden/weights", kCpu1}, {"hidden/bias", kCpu1}, {"hidden/MatMul", kCpu1},
-             {"hidden/BiasAdd", kCpu1}, {"hidden/Relu", kCpu1}, {"output/weights", kTestdev},
-             {"output/MatMul", kTestdev}, {"probabilities", kCpu1}, {"argmax/Sub", kTestdev},
-             {"argmax/Mul", kTestdev}, {"argmax/Sub_1", kCpu1}});
+  tensorflow::GraphDef pinned = Pinned(*def, {{"hidden/weights", kCpu1},
+                                              {"hidden/bias", kCpu1},
+                                              {"hidden/MatMul", kCpu1},
+                                              {"hidden/BiasAdd", kCpu1},
+                                              {"hidden/Relu", kCpu1},
+                                              {"output/weights", kTestdev},
+                                              {"output/MatMul", kTestdev},
+                                              {"probabilities", kCpu1},
+                                              {"argmax/Sub", kTestdev},
+                                              {"argmax/Mul", kTestdev},
+                                              {"argmax/Sub_1", kCpu1}});
   for (int threads : {1, 4}) {
     auto session = MustCreateSession(pinned, DeviceOptions(2, true, threads));
     ASSERT_NE(session, nullptr);
@@ -120,10 +128,10 @@ TEST(MultiDeviceTest, MlpExampleAcrossThreeDevicesMatchesOneDevice) {
       ExpectNearRelative(out[2], expected[2], "logits");
       ExpectNearRelative(out[3], expected[3], "probabilities");
       ExpectSameTensor(out[4], expected[4], "predicted_class");
-      EXPECT_THAT(metadata.partition_devices,
-                  ::testing::UnorderedElementsAre(::testing::EndsWith(kCpu0),
-                                                  ::testing::EndsWith(kCpu1),
-                                                  ::testing::EndsWith(kTestdev)));
+      EXPECT_THAT(
+          metadata.partition_devices,
+          ::testing::UnorderedElementsAre(::testing::EndsWith(kCpu0), ::testing::EndsWith(kCpu1),
+                                          ::testing::EndsWith(kTestdev)));
       ExpectStepStatsMatch(pinned, metadata);
     }
   }
@@ -185,14 +193,14 @@ TEST(MultiDeviceTest, DiamondAcrossThreeDevicesIsBitExact) {
       std::vector<Tensor> out = MustRun(session.get(), {{"x", x}}, fetches, options, &metadata);
       ASSERT_EQ(out.size(), fetches.size());
       for (size_t i = 0; i + 1 < fetches.size(); ++i) {
-        ExpectSameTensor(out[i], expected[i], absl::StrCat("'", fetches[i], "' on ",
-                                                           PinnedDevice(pinned, fetches[i])));
+        ExpectSameTensor(out[i], expected[i],
+                         absl::StrCat("'", fetches[i], "' on ", PinnedDevice(pinned, fetches[i])));
       }
       ExpectNearRelative(out.back(), expected.back(), "mm (MatMul on TESTDEV:0)");
-      EXPECT_THAT(metadata.partition_devices,
-                  ::testing::UnorderedElementsAre(::testing::EndsWith(kCpu0),
-                                                  ::testing::EndsWith(kCpu1),
-                                                  ::testing::EndsWith(kTestdev)));
+      EXPECT_THAT(
+          metadata.partition_devices,
+          ::testing::UnorderedElementsAre(::testing::EndsWith(kCpu0), ::testing::EndsWith(kCpu1),
+                                          ::testing::EndsWith(kTestdev)));
       ExpectStepStatsMatch(pinned, metadata);
     }
   }
@@ -210,9 +218,9 @@ TEST(MultiDeviceTest, LoopBodyOnAnotherDeviceRunsOncePerIterationThere) {
   std::vector<Tensor> out = MustRun(session.get(), {}, {"while/Exit"}, options, &metadata);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(*out[0].data<int32_t>(), 10);
-  EXPECT_THAT(metadata.partition_devices,
-              ::testing::UnorderedElementsAre(::testing::EndsWith(kCpu0),
-                                              ::testing::EndsWith(kCpu1)));
+  EXPECT_THAT(
+      metadata.partition_devices,
+      ::testing::UnorderedElementsAre(::testing::EndsWith(kCpu0), ::testing::EndsWith(kCpu1)));
   std::set<int64_t> live_iterations;
   for (const DeviceStepStats& device : metadata.step_stats.devices) {
     for (const NodeExecStats& node : device.nodes) {
