@@ -136,10 +136,11 @@ absl::StatusOr<const KernelSpec*> KernelFactory::FindKernel(const Node& node,
 
 namespace {
 
-// Marks every tensor of the arguments named in `host_args`.
+// Marks every tensor of the arguments named in `host_args` (`on_host` has one flag per tensor).
+template <typename Flags>
 absl::Status MarkHostArgs(const google::protobuf::RepeatedPtrField<tensorflow::OpDef::ArgDef>& args,
                           const std::vector<int>& sizes, const std::vector<std::string>& host_args,
-                          std::vector<bool>* on_host) {
+                          Flags* on_host) {
   size_t index = 0;
   for (int a = 0; a < args.size(); ++a) {
     bool host = std::find(host_args.begin(), host_args.end(), args[a].name()) != host_args.end();
@@ -184,12 +185,8 @@ absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(const Node
   if (!spec->host_memory_args.empty() && registration != nullptr) {
     const tensorflow::OpDef& op_def = registration->op_def;
     ASSIGN_OR_RETURN(std::vector<int> sizes, OutputArgSizes(node.def(), op_def));
-    int index = 0;
-    for (int a = 0; a < op_def.output_arg_size(); ++a) {
-      bool on_host = std::find(spec->host_memory_args.begin(), spec->host_memory_args.end(),
-                               op_def.output_arg(a).name()) != spec->host_memory_args.end();
-      for (int k = 0; k < sizes[a]; ++k, ++index) info->output_in_host_memory[index] = on_host;
-    }
+    RETURN_IF_ERROR(MarkHostArgs(op_def.output_arg(), sizes, spec->host_memory_args,
+                                 &info->output_in_host_memory));
   }
 
   TSR_KernelConstruction construction;
