@@ -16,6 +16,11 @@ absl::Status RegisterStandardOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterArrayOps(registry));
   RETURN_IF_ERROR(RegisterNnOps(registry));
   RETURN_IF_ERROR(RegisterInternalOps(registry));
+  RETURN_IF_ERROR(RegisterConvOps(registry));
+  RETURN_IF_ERROR(RegisterRandomOps(registry));
+  RETURN_IF_ERROR(RegisterStateOps(registry));
+  RETURN_IF_ERROR(RegisterTrainingOps(registry));
+  RETURN_IF_ERROR(RegisterIoOps(registry));
   return absl::OkStatus();
 }
 

@@ -19,6 +19,11 @@ absl::Status RegisterMathOps(OpRegistry* registry);
 absl::Status RegisterArrayOps(OpRegistry* registry);
 absl::Status RegisterNnOps(OpRegistry* registry);
 absl::Status RegisterInternalOps(OpRegistry* registry);
+absl::Status RegisterConvOps(OpRegistry* registry);      // conv_ops.cc
+absl::Status RegisterRandomOps(OpRegistry* registry);    // random_ops.cc
+absl::Status RegisterStateOps(OpRegistry* registry);     // state_ops.cc
+absl::Status RegisterTrainingOps(OpRegistry* registry);  // training_ops.cc
+absl::Status RegisterIoOps(OpRegistry* registry);        // io_ops.cc
 
 // Builds and registers one definition.
 absl::Status RegisterOp(OpRegistry* registry, const OpDefBuilder& builder);
