@@ -12,5 +12,7 @@
 #include "host/client/nn_ops.h"
 #include "host/client/output.h"
 #include "host/client/scope.h"
+#include "host/client/state_ops.h"
+#include "host/client/training_ops.h"
 
 #endif  // TESSERA_HOST_CLIENT_OPS_H_

@@ -66,7 +66,12 @@ class Output {
   GraphId graph() const { return graph_; }
   const std::string& node_name() const { return node_name_; }
   int index() const { return index_; }
-  DataType type() const { return type_; }
+  // The value's type: a ref variable's output (float_ref) reads as its base type (float), as every
+  // op that takes it by value sees it.
+  DataType type() const { return BaseType(type_); }
+  // The edge's type, float_ref for a ref variable's output.
+  DataType edge_type() const { return type_; }
+  bool is_ref() const { return IsRefType(type_); }
   // "node:k", the name a fetch or feed uses.
   std::string name() const { return node_name_ + ":" + std::to_string(index_); }
   // The NodeDef input spelling: "node" for output 0, "node:k" otherwise.

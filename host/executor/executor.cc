@@ -305,7 +305,8 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
     }
     item.info.output_in_host_memory.assign(node.num_outputs(), false);
     ASSIGN_OR_RETURN(item.kernel,
-                     params.kernel_factory->CreateKernel(node, params.device, &item.info));
+                     params.kernel_factory->CreateKernel(node, params.device, &item.info,
+                                                         params.resource_manager));
     item.is_cheap = item.kernel->traits().is_cheap;
     item.is_async = item.kernel->traits().is_async;
     item.is_merge = IsMerge(node);

@@ -25,6 +25,7 @@ class Device;
 class Graph;
 class KernelFactory;
 class LocalRendezvous;
+class ResourceManager;
 class StepStatsCollector;
 class ThreadPool;
 
@@ -32,6 +33,8 @@ struct ExecutorParams {
   Device* device = nullptr;
   ThreadPool* intra_op_pool = nullptr;
   const KernelFactory* kernel_factory = nullptr;
+  // The session's variables; null when the graph has none.
+  ResourceManager* resource_manager = nullptr;
   // Set when another partition of the same step has control flow, so a _Recv may deliver a dead
   // value: the executor then tracks deadness even without control-flow nodes of its own.
   bool dead_inputs_possible = false;

@@ -22,10 +22,12 @@ absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContex
       return absl::InternalError(absl::StrCat("missing output ", i, " of node '", item.info.name,
                                               "' (", item.info.op, ")"));
     }
-    if (out.dtype() != item.info.output_types[i]) {
+    const DataType expected = item.info.output_types[i];
+    // A ref output carries the variable's handle.
+    if (out.dtype() != expected && !(IsRefType(expected) && out.dtype() == TSR_DTYPE_RESOURCE)) {
       return absl::InternalError(absl::StrCat(
           "output ", i, " of node '", item.info.name, "' (", item.info.op, ") has type ",
-          DataTypeString(out.dtype()), ", expected ", DataTypeString(item.info.output_types[i])));
+          DataTypeString(out.dtype()), ", expected ", DataTypeString(expected)));
     }
   }
   return absl::OkStatus();

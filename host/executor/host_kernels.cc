@@ -1,6 +1,7 @@
 // _Arg, _Retval, _Send and _Recv.
 #include "host/executor/host_kernels.h"
 
+#include "host/executor/state_kernels.h"
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -248,12 +249,17 @@ class NoOutputKernel final : public OpKernel {
 bool IsHostKernelOp(absl::string_view op) {
   return op == "_Arg" || op == "_Retval" || op == "_Send" || op == "_Recv" || op == "_HostSend" ||
          op == "_HostRecv" || op == "Switch" || op == "Merge" || op == "Enter" || op == "Exit" ||
-         op == "NextIteration" || op == "LoopCond" || op == "ControlTrigger";
+         op == "NextIteration" || op == "LoopCond" || op == "ControlTrigger" ||
+         IsStateKernelOp(op);
 }
 
 absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
                                    std::vector<bool>* outputs_on_host) {
   const std::string& op = node.op();
+  if (IsStateKernelOp(op)) {
+    StateKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
+    return absl::OkStatus();
+  }
   inputs_on_host->assign(node.num_inputs(), false);
   outputs_on_host->assign(node.num_outputs(), false);
   if (op == "_Arg" || op == "_Retval" || op == "LoopCond" || op == "_HostSend" ||
@@ -268,8 +274,10 @@ absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_o
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Device* device) {
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Device* device,
+                                                           ResourceManager* resources) {
   const std::string& op = node.op();
+  if (IsStateKernelOp(op)) return CreateStateKernel(node, device, resources);
   if (op == "_Arg") {
     ASSIGN_OR_RETURN(int64_t index, IntAttr(node, "index"));
     return std::unique_ptr<OpKernel>(new ArgKernel(index));

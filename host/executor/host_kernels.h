@@ -1,7 +1,8 @@
 // Kernels the host implements on every device: _Arg and _Retval (feeds and fetches through the
 // step's call frame), _Send and _Recv (through the step's rendezvous, copying between memory
 // spaces through the devices' plugins) and the control-flow primitives (Switch, Merge, Enter,
-// Exit, NextIteration, LoopCond, ControlTrigger), which only move tensors.
+// Exit, NextIteration, LoopCond, ControlTrigger), which only move tensors, and the variable
+// kernels of state_kernels.h.
 #ifndef TESSERA_HOST_EXECUTOR_HOST_KERNELS_H_
 #define TESSERA_HOST_EXECUTOR_HOST_KERNELS_H_
 
@@ -16,11 +17,15 @@ namespace tessera {
 
 class Node;
 class Device;
+class ResourceManager;
 
 // True for ops whose kernels the host provides on every device.
 bool IsHostKernelOp(absl::string_view op);
 
-absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Device* device);
+// `resources` holds the session's variables (VariableV2, VarHandleOp...); may be null for graphs
+// without them.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Device* device,
+                                                           ResourceManager* resources);
 
 // Which inputs and outputs of a host-kernel node live in host memory on a device without host
 // memory (Switch's predicate, LoopCond, Merge's value_index, _HostSend/_HostRecv, _Arg/_Retval).

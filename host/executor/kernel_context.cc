@@ -80,12 +80,13 @@ int32_t ConstructionNumOutputs(const TSR_KernelConstruction* ctx) {
 
 TSR_DataType ConstructionGetInputType(const TSR_KernelConstruction* ctx, int32_t index) {
   if (index < 0 || index >= ConstructionNumInputs(ctx)) return TSR_DTYPE_INVALID;
-  return ctx->info->input_types[index];
+  // A ref input reaches a plugin kernel as the variable's storage: its type is the value's.
+  return BaseType(ctx->info->input_types[index]);
 }
 
 TSR_DataType ConstructionGetOutputType(const TSR_KernelConstruction* ctx, int32_t index) {
   if (index < 0 || index >= ConstructionNumOutputs(ctx)) return TSR_DTYPE_INVALID;
-  return ctx->info->output_types[index];
+  return BaseType(ctx->info->output_types[index]);
 }
 
 TSR_Device* ConstructionGetDevice(const TSR_KernelConstruction* ctx) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "host/executor/host_kernels.h"
+#include "host/executor/variable_access.h"
 #include "host/graph/graph.h"
 #include "host/ops/node_def_util.h"
 #include "host/runtime/device.h"
@@ -174,10 +175,12 @@ absl::Status KernelFactory::HostMemoryArgs(const Node& node, absl::string_view d
   return MarkHostArgs(op_def.output_arg(), out_sizes, spec->host_memory_args, outputs_on_host);
 }
 
-absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(const Node& node,
-                                                                      Device* device,
-                                                                      KernelNodeInfo* info) const {
-  if (IsHostKernelOp(node.op())) return CreateHostKernel(node, device);
+absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(
+    const Node& node, Device* device, KernelNodeInfo* info, ResourceManager* resources) const {
+  if (IsHostKernelOp(node.op())) {
+    ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel, CreateHostKernel(node, device, resources));
+    return WrapForVariableAccess(node, device, /*plugin_kernel=*/false, std::move(kernel));
+  }
   ASSIGN_OR_RETURN(const KernelSpec* spec, FindKernel(node, device->device_type()));
 
   // Host-memory outputs, by argument name.
@@ -199,7 +202,9 @@ absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(const Node
   traits.is_async = spec->is_async();
   traits.is_cheap = (spec->flags & TSR_KERNEL_FLAG_CHEAP) != 0;
   traits.constant_outputs = (spec->flags & TSR_KERNEL_FLAG_CONSTANT_OUTPUTS) != 0;
-  return std::unique_ptr<OpKernel>(new PluginOpKernel(traits, std::move(kernel)));
+  return WrapForVariableAccess(
+      node, device, /*plugin_kernel=*/true,
+      std::unique_ptr<OpKernel>(new PluginOpKernel(traits, std::move(kernel))));
 }
 
 }  // namespace tessera

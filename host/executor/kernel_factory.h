@@ -19,6 +19,7 @@ namespace tessera {
 
 class Device;
 class Node;
+class ResourceManager;
 
 class KernelFactory {
  public:
@@ -41,9 +42,12 @@ class KernelFactory {
                               std::vector<bool>* inputs_on_host,
                               std::vector<bool>* outputs_on_host) const;
 
-  // Instantiates the kernel for `node` on `device`, filling `info->output_in_host_memory`.
-  absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, Device* device,
-                                                         KernelNodeInfo* info) const;
+  // Instantiates the kernel for `node` on `device`, filling `info->output_in_host_memory`. A node
+  // with ref or resource edges gets its kernel wrapped in a VariableAccessKernel; `resources`
+  // holds the session's variables (may be null for graphs without variables).
+  absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(
+      const Node& node, Device* device, KernelNodeInfo* info,
+      ResourceManager* resources = nullptr) const;
 
  private:
   absl::flat_hash_map<std::string, std::vector<const KernelSpec*>> by_op_;

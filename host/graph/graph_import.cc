@@ -203,7 +203,8 @@ absl::Status AddEdges(Graph* graph, const std::vector<std::pair<Node*, ParsedInp
       }
       const DataType actual = src->output_type(id.index);
       const DataType expected = node->input_type(i);
-      if (actual != expected) {
+      // A ref output may feed a plain input of its base type (TensorFlow reads the variable).
+      if (actual != expected && !(IsRefType(actual) && BaseType(actual) == expected)) {
         return absl::InvalidArgumentError(absl::StrCat(
             label, ": input ", i, " '", id.ToString(), "' has type ", DataTypeString(actual),
             ", expected ", DataTypeString(expected)));

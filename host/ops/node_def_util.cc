@@ -25,6 +25,7 @@ absl::Status AddOneArgTypes(const tensorflow::NodeDef& node, const tensorflow::O
   }
   DataType type = static_cast<DataType>(arg.type());
   if (!arg.type_attr().empty()) RETURN_IF_ERROR(GetNodeAttr(node, arg.type_attr(), &type));
+  if (arg.is_ref()) type = MakeRefType(type);
   int64_t count = 1;
   if (!arg.number_attr().empty()) {
     RETURN_IF_ERROR(GetNodeAttr(node, arg.number_attr(), &count));

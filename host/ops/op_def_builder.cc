@@ -58,6 +58,20 @@ OpDefBuilder& OpDefBuilder::Output(std::string name, std::string type_attr) {
   return *this;
 }
 
+OpDefBuilder& OpDefBuilder::RefInput(std::string name, std::string type_attr) {
+  tensorflow::OpDef::ArgDef* arg = AddArg(true, std::move(name));
+  arg->set_type_attr(std::move(type_attr));
+  arg->set_is_ref(true);
+  return *this;
+}
+
+OpDefBuilder& OpDefBuilder::RefOutput(std::string name, std::string type_attr) {
+  tensorflow::OpDef::ArgDef* arg = AddArg(false, std::move(name));
+  arg->set_type_attr(std::move(type_attr));
+  arg->set_is_ref(true);
+  return *this;
+}
+
 OpDefBuilder& OpDefBuilder::Output(std::string name, DataType type) {
   AddArg(false, std::move(name))->set_type(static_cast<tensorflow::DataType>(type));
   return *this;

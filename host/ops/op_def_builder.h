@@ -35,6 +35,9 @@ class OpDefBuilder {
   OpDefBuilder& InputTypeList(std::string name, std::string type_list_attr);
   OpDefBuilder& Output(std::string name, std::string type_attr);
   OpDefBuilder& Output(std::string name, DataType type);
+  // TensorFlow's "Ref(T)" arguments: the edge carries a ref variable, not a value.
+  OpDefBuilder& RefInput(std::string name, std::string type_attr);
+  OpDefBuilder& RefOutput(std::string name, std::string type_attr);
   OpDefBuilder& OutputList(std::string name, std::string number_attr, std::string type_attr);
   OpDefBuilder& OutputList(std::string name, std::string number_attr, DataType type);
   OpDefBuilder& OutputTypeList(std::string name, std::string type_list_attr);

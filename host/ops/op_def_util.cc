@@ -82,9 +82,10 @@ absl::Status ValidateArg(const tensorflow::OpDef& op_def, const tensorflow::OpDe
   if (!names->insert(arg.name()).second) {
     return OpError(op_def, absl::StrCat("argument name '", arg.name(), "' is used twice"));
   }
-  if (arg.is_ref()) {
+  if (arg.is_ref() && !arg.type_list_attr().empty()) {
     return OpError(op_def, absl::StrCat(kind, " '", arg.name(),
-                                        "' is a reference argument, which is not supported"));
+                                        "' is a reference argument with a type list, which is not "
+                                        "supported"));
   }
   const int ways = (arg.type() != tensorflow::DT_INVALID) + !arg.type_attr().empty() +
                    !arg.type_list_attr().empty();

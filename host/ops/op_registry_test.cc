@@ -191,8 +191,18 @@ TEST(ValidateOpDefTest, RejectsArgumentsWithoutExactlyOneType) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("input 'x' gives its type 0 ways"));
   def.mutable_input_arg(0)->set_type(tensorflow::DT_FLOAT);
   def.mutable_input_arg(0)->set_is_ref(true);
+  EXPECT_TRUE(ValidateOpDef(def).ok());  // a reference to one tensor, as VariableV2's
+  def.mutable_input_arg(0)->set_type(tensorflow::DT_INVALID);
+  def.mutable_input_arg(0)->set_type_list_attr("T");
+  auto* list_attr = def.add_attr();
+  list_attr->set_name("T");
+  list_attr->set_type("list(type)");
   EXPECT_THAT(std::string(ValidateOpDef(def).message()),
-              HasSubstr("input 'x' is a reference argument, which is not supported"));
+              HasSubstr("input 'x' is a reference argument with a type list, which is not "
+                        "supported"));
+  def.clear_attr();
+  def.mutable_input_arg(0)->clear_type_list_attr();
+  def.mutable_input_arg(0)->set_type(tensorflow::DT_FLOAT);
   def.mutable_input_arg(0)->set_is_ref(false);
   def.mutable_input_arg(0)->set_type(tensorflow::DT_FLOAT8_E5M2);
   EXPECT_THAT(std::string(ValidateOpDef(def).message()),

@@ -4,9 +4,125 @@
 #include "registry/status_macros.h"
 
 namespace tessera {
+namespace {
+
+// The variable's declared shape (attr "shape"): an unknown-rank shape stays unknown.
+absl::Status ShapeFromAttr(ShapeInferenceContext& ctx) {
+  PartialShape shape;
+  RETURN_IF_ERROR(ctx.GetAttr("shape", &shape));
+  ctx.set_output(0, shape);
+  return absl::OkStatus();
+}
+
+absl::Status ScalarShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, PartialShape::Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status NoOutputs(ShapeInferenceContext&) { return absl::OkStatus(); }
+
+// Assign: with validate_shape the two shapes must agree; the result has the value's shape.
+absl::Status AssignShape(ShapeInferenceContext& ctx) {
+  bool validate_shape = true;
+  RETURN_IF_ERROR(ctx.GetAttr("validate_shape", &validate_shape));
+  if (!validate_shape) {
+    ctx.set_output(0, ctx.input(1));
+    return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(PartialShape merged, ctx.MergeShapes(ctx.input(0), ctx.input(1)));
+  ctx.set_output(0, merged);
+  return absl::OkStatus();
+}
+
+// AssignAdd, AssignSub: the two shapes agree.
+absl::Status MergedShape(ShapeInferenceContext& ctx) {
+  ASSIGN_OR_RETURN(PartialShape merged, ctx.MergeShapes(ctx.input(0), ctx.input(1)));
+  ctx.set_output(0, merged);
+  return absl::OkStatus();
+}
+
+OpDefBuilder RefUpdate(const char* name) {
+  OpDefBuilder builder(name);
+  builder.RefInput("ref", "T")
+      .Input("value", "T")
+      .RefOutput("output_ref", "T")
+      .TypeAttr("T", NumberTypes())
+      .BoolAttr("use_locking", false)
+      .SetShapeFn(MergedShape);
+  return builder;
+}
+
+OpDefBuilder ResourceUpdate(const char* name) {
+  OpDefBuilder builder(name);
+  builder.Input("resource", TSR_DTYPE_RESOURCE)
+      .Input("value", "dtype")
+      .TypeAttr("dtype")
+      .SetIsStateful()
+      .SetShapeFn(NoOutputs);
+  return builder;
+}
+
+}  // namespace
 
 absl::Status RegisterStateOps(OpRegistry* registry) {
-  (void)registry;
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("VariableV2")
+                                           .RefOutput("ref", "dtype")
+                                           .ShapeAttr("shape")
+                                           .TypeAttr("dtype")
+                                           .StringAttr("container", "")
+                                           .StringAttr("shared_name", "")
+                                           .SetIsStateful()
+                                           .SetShapeFn(ShapeFromAttr)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Assign")
+                                           .RefInput("ref", "T")
+                                           .Input("value", "T")
+                                           .RefOutput("output_ref", "T")
+                                           .TypeAttr("T")
+                                           .BoolAttr("validate_shape", true)
+                                           .BoolAttr("use_locking", true)
+                                           .SetAllowsUninitializedInput()
+                                           .SetShapeFn(AssignShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, RefUpdate("AssignAdd")));
+  RETURN_IF_ERROR(RegisterOp(registry, RefUpdate("AssignSub")));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("IsVariableInitialized")
+                                           .RefInput("ref", "dtype")
+                                           .Output("is_initialized", TSR_DTYPE_BOOL)
+                                           .TypeAttr("dtype")
+                                           .SetAllowsUninitializedInput()
+                                           .SetShapeFn(ScalarShape)));
+
+  tensorflow::OpDef::AttrDef allowed_devices;
+  allowed_devices.set_name("allowed_devices");
+  allowed_devices.set_type("list(string)");
+  allowed_devices.mutable_default_value()->mutable_list();
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("VarHandleOp")
+                                           .Output("resource", TSR_DTYPE_RESOURCE)
+                                           .StringAttr("container", "")
+                                           .StringAttr("shared_name", "")
+                                           .StringAttr("debug_name", "")
+                                           .TypeAttr("dtype")
+                                           .ShapeAttr("shape")
+                                           .Attr(allowed_devices)
+                                           .SetIsStateful()
+                                           .SetShapeFn(ScalarShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ReadVariableOp")
+                                           .Input("resource", TSR_DTYPE_RESOURCE)
+                                           .Output("value", "dtype")
+                                           .TypeAttr("dtype")
+                                           .SetShapeFn(UnknownShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("AssignVariableOp")
+                                           .Input("resource", TSR_DTYPE_RESOURCE)
+                                           .Input("value", "dtype")
+                                           .TypeAttr("dtype")
+                                           .BoolAttr("validate_shape", false)
+                                           .SetIsStateful()
+                                           .SetShapeFn(NoOutputs)));
+  RETURN_IF_ERROR(RegisterOp(registry, ResourceUpdate("AssignAddVariableOp")));
+  RETURN_IF_ERROR(RegisterOp(registry, ResourceUpdate("AssignSubVariableOp")));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("VarIsInitializedOp")
+                                           .Input("resource", TSR_DTYPE_RESOURCE)
+                                           .Output("is_initialized", TSR_DTYPE_BOOL)
+                                           .SetShapeFn(ScalarShape)));
   return absl::OkStatus();
 }
 

@@ -79,9 +79,8 @@ absl::Status Partitioner::Run() {
 absl::Status Partitioner::CheckPlacement() const {
   for (const Node* node : graph_->op_nodes()) {
     if (node->assigned_device().empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(node->DebugString(),
-                       " is not assigned to a device; partitioning needs a placed graph"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          node->DebugString(), " is not assigned to a device; partitioning needs a placed graph"));
     }
   }
   return absl::OkStatus();
@@ -130,10 +129,10 @@ absl::Status Partitioner::ComputeMemoryTypes() {
     }
     if (types->inputs.size() != memory.input_on_host.size() ||
         types->outputs.size() != memory.output_on_host.size()) {
-      return absl::InternalError(absl::StrCat(
-          "the memory types of ", node->DebugString(), " on '", device, "' list ",
-          types->inputs.size(), " inputs and ", types->outputs.size(), " outputs, expected ",
-          node->num_inputs(), " and ", node->num_outputs()));
+      return absl::InternalError(
+          absl::StrCat("the memory types of ", node->DebugString(), " on '", device, "' list ",
+                       types->inputs.size(), " inputs and ", types->outputs.size(),
+                       " outputs, expected ", node->num_inputs(), " and ", node->num_outputs()));
     }
     for (size_t i = 0; i < types->inputs.size(); ++i) {
       memory.input_on_host[i] = types->inputs[i] == MemoryType::kHost;
@@ -212,7 +211,7 @@ absl::StatusOr<std::string> Partitioner::AddSendRecv(const Edge& edge, bool same
 
   // A control edge sends an empty float tensor made after src.
   TensorId send_from{src.name(), edge.src_output};
-  const DataType dtype = control ? TSR_DTYPE_FLOAT : dst.input_type(edge.dst_input);
+  const DataType dtype = control ? TSR_DTYPE_FLOAT : BaseType(dst.input_type(edge.dst_input));
   if (control) {
     tensorflow::NodeDef* dummy = src_graph.add_node();
     *dummy = EmptyConstNodeDef(graph_->NewName(absl::StrCat(src.name(), "/ctrl")),

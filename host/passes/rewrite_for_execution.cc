@@ -27,16 +27,16 @@ absl::StatusOr<TensorId> ParseEndpoint(absl::string_view name, absl::string_view
 absl::StatusOr<Node*> FindOutput(Graph* graph, const TensorId& id, absl::string_view what) {
   Node* node = graph->FindNode(id.node);
   if (node == nullptr || !node->IsOp()) {
-    return absl::NotFoundError(absl::StrCat(what, " '", Canonical(id), "': node '", id.node,
-                                            "' is not in the graph"));
+    return absl::NotFoundError(
+        absl::StrCat(what, " '", Canonical(id), "': node '", id.node, "' is not in the graph"));
   }
   if (id.index >= node->num_outputs()) {
     std::string hint = node->num_outputs() == 0
                            ? absl::StrCat("; it has no outputs: use it as a target instead")
                            : "";
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " '", Canonical(id), "': node '", id.node, "' (", node->op(), ") has ",
-        node->num_outputs(), " output(s)", hint));
+    return absl::InvalidArgumentError(absl::StrCat(what, " '", Canonical(id), "': node '", id.node,
+                                                   "' (", node->op(), ") has ", node->num_outputs(),
+                                                   " output(s)", hint));
   }
   return node;
 }
@@ -65,8 +65,8 @@ absl::Status RewriteGraphForExecution(Graph* graph, const ExecutionSignature& si
   for (const std::string& name : signature.feeds) {
     ASSIGN_OR_RETURN(TensorId id, ParseEndpoint(name, "feed"));
     if (!fed.insert(Canonical(id)).second) {
-      return absl::InvalidArgumentError(absl::StrCat("tensor '", Canonical(id),
-                                                     "' is fed more than once"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("tensor '", Canonical(id), "' is fed more than once"));
     }
     feeds.push_back(std::move(id));
   }
@@ -91,8 +91,8 @@ absl::Status RewriteGraphForExecution(Graph* graph, const ExecutionSignature& si
     targets.push_back(node);
   }
   if (!missing_targets.empty()) {
-    return absl::NotFoundError(absl::StrCat("target node(s) not in the graph: ",
-                                            absl::StrJoin(missing_targets, ", ")));
+    return absl::NotFoundError(
+        absl::StrCat("target node(s) not in the graph: ", absl::StrJoin(missing_targets, ", ")));
   }
 
   // Feeds: an _Arg takes over every consumer of the fed output.
@@ -100,7 +100,13 @@ absl::Status RewriteGraphForExecution(Graph* graph, const ExecutionSignature& si
   for (size_t i = 0; i < feeds.size(); ++i) {
     const TensorId& id = feeds[i];
     ASSIGN_OR_RETURN(Node * src, FindOutput(graph, id, "feed"));
-    DataType dtype = src->output_type(id.index);
+    const DataType dtype = BaseType(src->output_type(id.index));
+    if (dtype == TSR_DTYPE_RESOURCE) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot feed '", id.ToString(),
+                       "': it is a resource handle, which only the runtime "
+                       "makes"));
+    }
     tensorflow::NodeDef def;
     def.set_name(absl::StrCat("_arg_", id.node, "_", id.index, "_", i));
     def.set_op("_Arg");
@@ -113,8 +119,8 @@ absl::Status RewriteGraphForExecution(Graph* graph, const ExecutionSignature& si
     std::vector<const Edge*> moved;
     for (const Edge* e : src->out_edges()) {
       bool data_from_port = !e->IsControlEdge() && e->src_output == id.index;
-      bool placeholder_control = e->IsControlEdge() && src->op() == "Placeholder" &&
-                                 !e->dst->IsSink();
+      bool placeholder_control =
+          e->IsControlEdge() && src->op() == "Placeholder" && !e->dst->IsSink();
       if (data_from_port || placeholder_control) moved.push_back(e);
     }
     for (const Edge* e : moved) {
@@ -137,7 +143,14 @@ absl::Status RewriteGraphForExecution(Graph* graph, const ExecutionSignature& si
   for (size_t i = 0; i < fetches.size(); ++i) {
     const TensorId& id = fetches[i];
     ASSIGN_OR_RETURN(Node * src, FindOutput(graph, id, "fetch"));
-    DataType dtype = src->output_type(id.index);
+    // Fetching a ref variable's output reads the variable.
+    const DataType dtype = BaseType(src->output_type(id.index));
+    if (dtype == TSR_DTYPE_RESOURCE) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot fetch '", id.ToString(),
+                       "': it is a resource handle; fetch a "
+                       "ReadVariableOp of it to get the variable's value"));
+    }
     tensorflow::NodeDef def;
     def.set_name(absl::StrCat("_retval_", id.node, "_", id.index, "_", i));
     def.set_op("_Retval");

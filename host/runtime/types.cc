@@ -43,6 +43,7 @@ size_t DataTypeSize(DataType dtype) {
 }
 
 std::string DataTypeString(DataType dtype) {
+  if (IsRefType(dtype)) return DataTypeString(BaseType(dtype)) + "_ref";
   const TypeInfo* info = Find(dtype);
   if (info == nullptr) return "invalid(" + std::to_string(static_cast<int>(dtype)) + ")";
   return info->name;

@@ -43,6 +43,7 @@ absl::Status AddPart(const Environment& env, Device* device, const Graph& graph,
   params.device = device;
   params.intra_op_pool = env.intra_op_pool();
   params.kernel_factory = &env.kernels();
+  params.resource_manager = plan->resource_manager.get();
   params.dead_inputs_possible = plan->has_control_flow;
   absl::StatusOr<std::unique_ptr<Executor>> executor = Executor::Create(params, graph);
   if (!executor.ok()) {
@@ -56,8 +57,10 @@ absl::Status AddPart(const Environment& env, Device* device, const Graph& graph,
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
-    const Environment& env, const Graph& placed, const ExecutionSignature& signature) {
+    const Environment& env, const Graph& placed, const ExecutionSignature& signature,
+    std::shared_ptr<ResourceManager> resources) {
   auto plan = std::make_unique<ExecutionPlan>();
+  plan->resource_manager = std::move(resources);
   std::unique_ptr<Graph> graph = placed.Clone();
   Device* client = env.devices().client_device();
 

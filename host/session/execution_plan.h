@@ -16,6 +16,7 @@
 #include "host/executor/executor.h"
 #include "host/ops/partial_shape.h"
 #include "host/passes/rewrite_for_execution.h"
+#include "host/runtime/resource_manager.h"
 
 namespace tessera {
 
@@ -34,12 +35,16 @@ struct ExecutionPlan {
   std::vector<PartialShape> feed_shapes;
   std::vector<DataType> fetch_types;
   bool has_control_flow = false;
+  // The session's variables, which its executors' kernels read and update (kept alive by every
+  // plan, so a step still running when the session goes away can finish).
+  std::shared_ptr<ResourceManager> resource_manager;
 };
 
 // Prunes and rewrites a copy of the placed `graph` for `signature` (feeds and fetches on the
-// client device), partitions it by device and builds the executors.
+// client device), partitions it by device and builds the executors over the session's variables.
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
-    const Environment& env, const Graph& graph, const ExecutionSignature& signature);
+    const Environment& env, const Graph& graph, const ExecutionSignature& signature,
+    std::shared_ptr<ResourceManager> resources);
 
 struct StepArgs {
   int64_t step_id = 0;

@@ -55,6 +55,8 @@ class LocalSession final : public Session {
   std::shared_ptr<Environment> env_;
   std::unique_ptr<Graph> graph_;  // imported and placed
   std::atomic<int64_t> next_step_id_;
+  // Variables live across Run calls, as long as the session (and any step still running).
+  std::shared_ptr<ResourceManager> resources_ = std::make_shared<ResourceManager>();
 
   std::mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const ExecutionPlan>> plans_;

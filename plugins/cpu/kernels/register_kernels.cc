@@ -21,6 +21,7 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterCastKernels,
       &RegisterComparisonKernels,
       &RegisterLogicalKernels,
+      &RegisterTrainingKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);

@@ -23,6 +23,8 @@ sdk::Status RegisterCastKernels(TSR_Registrar* registrar);
 sdk::Status RegisterComparisonKernels(TSR_Registrar* registrar);  // Less ... NotEqual
 sdk::Status RegisterLogicalKernels(TSR_Registrar* registrar);  // LogicalAnd LogicalOr LogicalNot
 
+sdk::Status RegisterTrainingKernels(TSR_Registrar* registrar);  // AssignAdd/Sub, Apply*
+
 // All of the above, in order; stops at the first failure.
 sdk::Status RegisterAllKernels(TSR_Registrar* registrar);
 

@@ -67,6 +67,17 @@ typedef struct TSR_KernelRegistration {
   void (*Destroy)(void* state);
 } TSR_KernelRegistration;
 
+/* Variables. A kernel whose op has a ref input (OpArg.is_ref) or a resource input (dtype
+ * TSR_DTYPE_RESOURCE) sees that input as the variable's own storage: a view of the variable's
+ * dtype and current shape that the kernel may update in place during Compute (AssignAdd,
+ * ApplyAdam, ResourceApplyAdam...). The host holds the variable's lock around Compute: exclusive
+ * for resource variables and for ref variables when the node's `use_locking` attr is true, shared
+ * otherwise; it copies a resource variable first when an earlier read still holds its buffer, and
+ * it fails the node with FAILED_PRECONDITION before Compute when a variable is uninitialized.
+ * Construction reports a ref input's type as its base type. A ref output is filled by the host
+ * with the node's first ref input; the kernel must not allocate it. Variable kernels must be
+ * synchronous. */
+
 /* Work item of a parallel loop: processes [begin, end). */
 typedef void (*TSR_ParallelForFn)(void* arg, int64_t begin, int64_t end);
 /* Closure scheduled on a thread pool. */

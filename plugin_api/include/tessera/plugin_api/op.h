@@ -69,7 +69,7 @@ typedef struct TSR_OpArg {
   const char* type_attr;      /* in: name of a `type` attribute, or NULL */
   const char* number_attr;    /* in: name of an `int` attribute giving a repeat count, or NULL */
   const char* type_list_attr; /* in: name of a `list(type)` attribute, or NULL */
-  bool is_ref;                /* in */
+  bool is_ref; /* in: TensorFlow's Ref(T), a ref variable's edge; not with type_list_attr */
 } TSR_OpArg;
 
 typedef struct TSR_OpAttr {
