@@ -7,7 +7,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   libabsl-dev libeigen3-dev libboost-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libdnnl-dev libopenblas-dev
+  libdnnl-dev libopenblas-dev zlib1g-dev
   python3 python3-numpy
 )
 

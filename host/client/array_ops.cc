@@ -1,8 +1,13 @@
 // The array op wrappers: each converts its inputs, checks types and adds one node.
 #include "host/client/array_ops.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "host/client/op_builder.h"
+#include "host/graph/proto/node_def.pb.h"
 
 namespace tessera {
 namespace ops {
@@ -23,6 +28,35 @@ Operation UnaryT(const Scope& scope, absl::string_view op, const Input& x) {
 }
 
 Output First(const Operation& op) { return op.valid() ? op.output(0) : Output(); }
+
+// Every output of `op` (none when it is invalid).
+std::vector<Output> AllOutputs(const Operation& op) {
+  std::vector<Output> outputs;
+  for (int i = 0; i < op.num_outputs(); ++i) outputs.push_back(op.output(i));
+  return outputs;
+}
+
+// For inputs whose type the op fixes (Split's split_dim, OneHot's depth).
+void CheckFixedType(OpBuilder& builder, absl::string_view name, const Output& input,
+                    DataType type) {
+  if (input.valid() && input.type() != type) {
+    builder.SetError(absl::StrCat("input '", name, "' must be ", DataTypeString(type), ", got ",
+                                  DataTypeString(input.type())));
+  }
+}
+
+// A node with one input and attrs T (the input's type) and `index_attr` (the second input's
+// type, int32 or int64): Transpose, ReverseV2, Tile, BroadcastTo, Pad, MirrorPad.
+Operation WithIndexInput(const Scope& scope, absl::string_view op, absl::string_view default_name,
+                         const Input& input, absl::string_view index_attr, const Input& index) {
+  Output in = AsNodeOut(scope, input);
+  Output idx = AsNodeOut(scope, index);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op, default_name);
+  builder.CheckType(index_attr, idx, kIndexTypes);
+  builder.Input(in).Input(idx).AttrType("T", in.type()).AttrType(index_attr, idx.type());
+  return builder.Finalize({in.type()});
+}
 
 }  // namespace
 
@@ -178,6 +212,286 @@ Pack::Pack(const Scope& scope, InputList values, const Attrs& attrs) {
   DataType t = builder.CommonType("T", ins);
   builder.Inputs(ins).AttrInt("N", static_cast<int64_t>(ins.size())).AttrType("T", t);
   builder.AttrInt("axis", attrs.axis_);
+  operation = builder.Finalize({t});
+  output = First(operation);
+}
+
+OnesLike::OnesLike(const Scope& scope, Input x)
+    : operation(UnaryT(scope, "OnesLike", x)), y(First(operation)) {}
+
+IdentityN::IdentityN(const Scope& scope, InputList input) {
+  if (!scope.ok()) return;
+  std::vector<Output> ins = AsNodeOutList(scope, input);
+  if (!scope.ok()) return;
+  // OpBuilder has no list(type) attr setter: the NodeDef is written here.
+  tensorflow::NodeDef node;
+  node.set_name(scope.GetUniqueNameForOp("IdentityN"));
+  node.set_op("IdentityN");
+  tensorflow::AttrValue::ListValue* types = (*node.mutable_attr())["T"].mutable_list();
+  std::vector<DataType> output_types;
+  for (const Output& in : ins) {
+    node.add_input(in.InputString());
+    types->add_type(static_cast<tensorflow::DataType>(in.type()));
+    output_types.push_back(in.type());
+  }
+  operation = scope.AddNode(std::move(node), std::move(output_types));
+  output = AllOutputs(operation);
+}
+
+StopGradient::StopGradient(const Scope& scope, Input input)
+    : operation(UnaryT(scope, "StopGradient", input)), output(First(operation)) {}
+
+Snapshot::Snapshot(const Scope& scope, Input input)
+    : operation(UnaryT(scope, "Snapshot", input)), output(First(operation)) {}
+
+Size::Size(const Scope& scope, Input input) : Size(scope, input, Attrs()) {}
+
+Size::Size(const Scope& scope, Input input, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Size");
+  if (!IsIndexType(attrs.out_type_)) {
+    builder.SetError(absl::StrCat("attr 'out_type' must be int32 or int64, got ",
+                                  DataTypeString(attrs.out_type_)));
+  }
+  builder.Input(in).AttrType("T", in.type()).AttrType("out_type", attrs.out_type_);
+  operation = builder.Finalize({attrs.out_type_});
+  output = First(operation);
+}
+
+Rank::Rank(const Scope& scope, Input input) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Rank");
+  builder.Input(in).AttrType("T", in.type());
+  operation = builder.Finalize({TSR_DTYPE_INT32});
+  output = First(operation);
+}
+
+BroadcastGradientArgs::BroadcastGradientArgs(const Scope& scope, Input s0, Input s1) {
+  if (!scope.ok()) return;
+  Output a = AsNodeOut(scope, s0);
+  Output b = AsNodeOut(scope, s1);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "BroadcastGradientArgs");
+  DataType t = builder.CommonType("T", {a, b});
+  builder.CheckType("T", a, kIndexTypes);
+  builder.Input(a).Input(b).AttrType("T", t);
+  operation = builder.Finalize({t, t});
+  if (operation.valid()) {
+    r0 = operation.output(0);
+    r1 = operation.output(1);
+  }
+}
+
+Where::Where(const Scope& scope, Input input) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Where");
+  builder.Input(in).AttrType("T", in.type());
+  operation = builder.Finalize({TSR_DTYPE_INT64});
+  index = First(operation);
+}
+
+Range::Range(const Scope& scope, Input start, Input limit, Input delta) {
+  if (!scope.ok()) return;
+  std::vector<Output> ins = {AsNodeOut(scope, start), AsNodeOut(scope, limit),
+                             AsNodeOut(scope, delta)};
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Range");
+  DataType t = builder.CommonType("Tidx", ins);
+  builder.CheckType(
+      "Tidx", ins[0],
+      {TSR_DTYPE_BFLOAT16, TSR_DTYPE_HALF, TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE, TSR_DTYPE_INT8,
+       TSR_DTYPE_INT16, TSR_DTYPE_INT32, TSR_DTYPE_INT64, TSR_DTYPE_UINT16, TSR_DTYPE_UINT32});
+  builder.Inputs(ins).AttrType("Tidx", t);
+  operation = builder.Finalize({t});
+  output = First(operation);
+}
+
+Transpose::Transpose(const Scope& scope, Input x, Input perm) {
+  if (!scope.ok()) return;
+  operation = WithIndexInput(scope, "Transpose", "Transpose", x, "Tperm", perm);
+  y = First(operation);
+}
+
+Reverse::Reverse(const Scope& scope, Input tensor, Input axis) {
+  if (!scope.ok()) return;
+  operation = WithIndexInput(scope, "ReverseV2", "Reverse", tensor, "Tidx", axis);
+  output = First(operation);
+}
+
+Slice::Slice(const Scope& scope, Input input, Input begin, Input size) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output b = AsNodeOut(scope, begin);
+  Output s = AsNodeOut(scope, size);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Slice");
+  DataType index = builder.CommonType("Index", {b, s});
+  builder.CheckType("Index", b, kIndexTypes);
+  builder.Input(in).Input(b).Input(s).AttrType("T", in.type()).AttrType("Index", index);
+  operation = builder.Finalize({in.type()});
+  output = First(operation);
+}
+
+StridedSlice::StridedSlice(const Scope& scope, Input input, Input begin, Input end, Input strides)
+    : StridedSlice(scope, input, begin, end, strides, Attrs()) {}
+
+StridedSlice::StridedSlice(const Scope& scope, Input input, Input begin, Input end, Input strides,
+                           const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  std::vector<Output> indices = {AsNodeOut(scope, begin), AsNodeOut(scope, end),
+                                 AsNodeOut(scope, strides)};
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "StridedSlice");
+  DataType index = builder.CommonType("Index", indices);
+  builder.CheckType("Index", indices[0], kIndexTypes);
+  builder.Input(in).Inputs(indices).AttrType("T", in.type()).AttrType("Index", index);
+  builder.AttrInt("begin_mask", attrs.begin_mask_).AttrInt("end_mask", attrs.end_mask_);
+  builder.AttrInt("ellipsis_mask", attrs.ellipsis_mask_);
+  builder.AttrInt("new_axis_mask", attrs.new_axis_mask_);
+  builder.AttrInt("shrink_axis_mask", attrs.shrink_axis_mask_);
+  operation = builder.Finalize({in.type()});
+  output = First(operation);
+}
+
+Split::Split(const Scope& scope, Input axis, Input value, int64_t num_split) {
+  if (!scope.ok()) return;
+  Output dim = AsNodeOut(scope, axis);
+  Output in = AsNodeOut(scope, value);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Split");
+  CheckFixedType(builder, "split_dim", dim, TSR_DTYPE_INT32);
+  if (num_split < 1) {
+    builder.SetError(absl::StrCat("attr 'num_split' must be at least 1, got ", num_split));
+  }
+  builder.Input(dim).Input(in).AttrInt("num_split", num_split).AttrType("T", in.type());
+  operation = builder.Finalize(std::vector<DataType>(std::max<int64_t>(num_split, 0), in.type()));
+  output = AllOutputs(operation);
+}
+
+SplitV::SplitV(const Scope& scope, Input value, Input size_splits, Input axis, int64_t num_split) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, value);
+  Output sizes = AsNodeOut(scope, size_splits);
+  Output dim = AsNodeOut(scope, axis);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "SplitV");
+  builder.CheckType("Tlen", sizes, {TSR_DTYPE_INT8, TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  CheckFixedType(builder, "split_dim", dim, TSR_DTYPE_INT32);
+  if (num_split < 1) {
+    builder.SetError(absl::StrCat("attr 'num_split' must be at least 1, got ", num_split));
+  }
+  builder.Input(in).Input(sizes).Input(dim).AttrInt("num_split", num_split);
+  builder.AttrType("T", in.type()).AttrType("Tlen", sizes.type());
+  operation = builder.Finalize(std::vector<DataType>(std::max<int64_t>(num_split, 0), in.type()));
+  output = AllOutputs(operation);
+}
+
+Unstack::Unstack(const Scope& scope, Input value, int64_t num)
+    : Unstack(scope, value, num, Attrs()) {}
+
+Unstack::Unstack(const Scope& scope, Input value, int64_t num, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, value);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Unpack", "Unstack");
+  if (num < 0) builder.SetError(absl::StrCat("attr 'num' must be at least 0, got ", num));
+  builder.Input(in).AttrInt("num", num).AttrType("T", in.type()).AttrInt("axis", attrs.axis_);
+  operation = builder.Finalize(std::vector<DataType>(std::max<int64_t>(num, 0), in.type()));
+  output = AllOutputs(operation);
+}
+
+Tile::Tile(const Scope& scope, Input input, Input multiples) {
+  if (!scope.ok()) return;
+  operation = WithIndexInput(scope, "Tile", "Tile", input, "Tmultiples", multiples);
+  output = First(operation);
+}
+
+BroadcastTo::BroadcastTo(const Scope& scope, Input input, Input shape) {
+  if (!scope.ok()) return;
+  operation = WithIndexInput(scope, "BroadcastTo", "BroadcastTo", input, "Tidx", shape);
+  output = First(operation);
+}
+
+Pad::Pad(const Scope& scope, Input input, Input paddings) {
+  if (!scope.ok()) return;
+  operation = WithIndexInput(scope, "Pad", "Pad", input, "Tpaddings", paddings);
+  output = First(operation);
+}
+
+PadV2::PadV2(const Scope& scope, Input input, Input paddings, Input constant_values) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output pads = AsNodeOut(scope, paddings);
+  Output constant = AsNodeOut(scope, constant_values);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "PadV2");
+  DataType t = builder.CommonType("T", {in, constant});
+  builder.CheckType("Tpaddings", pads, kIndexTypes);
+  builder.Input(in).Input(pads).Input(constant).AttrType("T", t);
+  builder.AttrType("Tpaddings", pads.type());
+  operation = builder.Finalize({t});
+  output = First(operation);
+}
+
+MirrorPad::MirrorPad(const Scope& scope, Input input, Input paddings, const std::string& mode) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output pads = AsNodeOut(scope, paddings);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MirrorPad");
+  if (mode != "REFLECT" && mode != "SYMMETRIC") {
+    builder.SetError(absl::StrCat("attr 'mode' must be REFLECT or SYMMETRIC, got '", mode, "'"));
+  }
+  builder.CheckType("Tpaddings", pads, kIndexTypes);
+  builder.Input(in).Input(pads).AttrType("T", in.type()).AttrType("Tpaddings", pads.type());
+  builder.AttrString("mode", mode);
+  operation = builder.Finalize({in.type()});
+  output = First(operation);
+}
+
+GatherV2::GatherV2(const Scope& scope, Input params, Input indices, Input axis)
+    : GatherV2(scope, params, indices, axis, Attrs()) {}
+
+GatherV2::GatherV2(const Scope& scope, Input params, Input indices, Input axis,
+                   const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output p = AsNodeOut(scope, params);
+  Output i = AsNodeOut(scope, indices);
+  Output a = AsNodeOut(scope, axis);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "GatherV2");
+  builder.CheckType("Tindices", i, kIndexTypes);
+  builder.CheckType("Taxis", a, kIndexTypes);
+  builder.Input(p).Input(i).Input(a).AttrInt("batch_dims", attrs.batch_dims_);
+  builder.AttrType("Tparams", p.type()).AttrType("Tindices", i.type()).AttrType("Taxis", a.type());
+  operation = builder.Finalize({p.type()});
+  output = First(operation);
+}
+
+OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value)
+    : OneHot(scope, indices, depth, on_value, off_value, Attrs()) {}
+
+OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value,
+               const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output i = AsNodeOut(scope, indices);
+  Output d = AsNodeOut(scope, depth);
+  Output on = AsNodeOut(scope, on_value);
+  Output off = AsNodeOut(scope, off_value);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "OneHot");
+  builder.CheckType("TI", i, {TSR_DTYPE_UINT8, TSR_DTYPE_INT8, TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  CheckFixedType(builder, "depth", d, TSR_DTYPE_INT32);
+  DataType t = builder.CommonType("T", {on, off});
+  builder.Input(i).Input(d).Input(on).Input(off).AttrInt("axis", attrs.axis_);
+  builder.AttrType("T", t).AttrType("TI", i.type());
   operation = builder.Finalize({t});
   output = First(operation);
 }

@@ -1,4 +1,5 @@
-// Typed wrappers of TensorFlow's array ops: constants, placeholders, identity and shape ops.
+// Typed wrappers of TensorFlow's array ops: constants, placeholders, identity and shape ops,
+// slicing, splitting, transposing, tiling, padding, gathering and index sequences.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -6,6 +7,7 @@
 #define TESSERA_HOST_CLIENT_ARRAY_OPS_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "host/client/output.h"
@@ -164,6 +166,305 @@ class Pack {
   };
   Pack(const Scope& scope, InputList values);
   Pack(const Scope& scope, InputList values, const Attrs& attrs);
+  static Attrs Axis(int64_t x) { return Attrs().Axis(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Ones with the shape and type of `x`. Attr T.
+class OnesLike {
+ public:
+  OnesLike(const Scope& scope, Input x);
+  operator Output() const { return y; }
+  Operation operation;
+  Output y;
+};
+
+// Returns each input unchanged. Attr T (the list of input types).
+class IdentityN {
+ public:
+  IdentityN(const Scope& scope, InputList input);
+  Output operator[](size_t index) const { return output[index]; }
+  Operation operation;
+  std::vector<Output> output;
+};
+
+// Its input, with no gradient flowing back through it. Attr T.
+class StopGradient {
+ public:
+  StopGradient(const Scope& scope, Input input);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// A copy of its input (never an alias of a buffer another node still uses). Attr T.
+class Snapshot {
+ public:
+  Snapshot(const Scope& scope, Input input);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The number of elements of `input` as a scalar. Attrs T, out_type (default int32).
+class Size {
+ public:
+  struct Attrs {
+    Attrs OutType(DataType x) const {
+      Attrs ret = *this;
+      ret.out_type_ = x;
+      return ret;
+    }
+    DataType out_type_ = TSR_DTYPE_INT32;
+  };
+  Size(const Scope& scope, Input input);
+  Size(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs OutType(DataType x) { return Attrs().OutType(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The rank of `input` as an int32 scalar. Attr T.
+class Rank {
+ public:
+  Rank(const Scope& scope, Input input);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The reduction indices of the gradients of a broadcasting binary op whose inputs have shapes s0
+// and s1 (int32/int64 vectors). Attr T.
+class BroadcastGradientArgs {
+ public:
+  BroadcastGradientArgs(const Scope& scope, Input s0, Input s1);
+  Operation operation;
+  Output r0;
+  Output r1;
+};
+
+// The int64 coordinates ([num_true, rank]) of the true (non-zero) elements of `input`. Attr T.
+class Where {
+ public:
+  Where(const Scope& scope, Input input);
+  operator Output() const { return index; }
+  Operation operation;
+  Output index;
+};
+
+// [start, start + delta, ...) up to but excluding `limit`. Attr Tidx.
+class Range {
+ public:
+  Range(const Scope& scope, Input start, Input limit, Input delta);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `x` with its dimensions permuted: output dimension i is input dimension perm[i]. Attrs T,
+// Tperm.
+class Transpose {
+ public:
+  Transpose(const Scope& scope, Input x, Input perm);
+  operator Output() const { return y; }
+  Operation operation;
+  Output y;
+};
+
+// The op ReverseV2 (TensorFlow's C++ class name is Reverse): `tensor` with the dimensions in
+// the int32/int64 vector `axis` reversed. Attrs T, Tidx.
+class Reverse {
+ public:
+  Reverse(const Scope& scope, Input tensor, Input axis);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+using ReverseV2 = Reverse;
+
+// The block of `input` starting at `begin` with extent `size` (-1: to the end). Attrs T, Index.
+class Slice {
+ public:
+  Slice(const Scope& scope, Input input, Input begin, Input size);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// numpy-style basic indexing: begin/end/strides plus the five masks. Attrs T, Index,
+// begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask (defaults 0).
+class StridedSlice {
+ public:
+  struct Attrs {
+    Attrs BeginMask(int64_t x) const {
+      Attrs ret = *this;
+      ret.begin_mask_ = x;
+      return ret;
+    }
+    Attrs EndMask(int64_t x) const {
+      Attrs ret = *this;
+      ret.end_mask_ = x;
+      return ret;
+    }
+    Attrs EllipsisMask(int64_t x) const {
+      Attrs ret = *this;
+      ret.ellipsis_mask_ = x;
+      return ret;
+    }
+    Attrs NewAxisMask(int64_t x) const {
+      Attrs ret = *this;
+      ret.new_axis_mask_ = x;
+      return ret;
+    }
+    Attrs ShrinkAxisMask(int64_t x) const {
+      Attrs ret = *this;
+      ret.shrink_axis_mask_ = x;
+      return ret;
+    }
+    int64_t begin_mask_ = 0;
+    int64_t end_mask_ = 0;
+    int64_t ellipsis_mask_ = 0;
+    int64_t new_axis_mask_ = 0;
+    int64_t shrink_axis_mask_ = 0;
+  };
+  StridedSlice(const Scope& scope, Input input, Input begin, Input end, Input strides);
+  StridedSlice(const Scope& scope, Input input, Input begin, Input end, Input strides,
+               const Attrs& attrs);
+  static Attrs BeginMask(int64_t x) { return Attrs().BeginMask(x); }
+  static Attrs EndMask(int64_t x) { return Attrs().EndMask(x); }
+  static Attrs EllipsisMask(int64_t x) { return Attrs().EllipsisMask(x); }
+  static Attrs NewAxisMask(int64_t x) { return Attrs().NewAxisMask(x); }
+  static Attrs ShrinkAxisMask(int64_t x) { return Attrs().ShrinkAxisMask(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `value` cut into `num_split` equal pieces along the int32 scalar `axis`. Attrs num_split, T.
+class Split {
+ public:
+  Split(const Scope& scope, Input axis, Input value, int64_t num_split);
+  Output operator[](size_t index) const { return output[index]; }
+  Operation operation;
+  std::vector<Output> output;
+};
+
+// `value` cut along `axis` into pieces of the sizes in `size_splits` (one may be -1). Attrs
+// num_split, T, Tlen.
+class SplitV {
+ public:
+  SplitV(const Scope& scope, Input value, Input size_splits, Input axis, int64_t num_split);
+  Output operator[](size_t index) const { return output[index]; }
+  Operation operation;
+  std::vector<Output> output;
+};
+
+// The op Unpack (TensorFlow's C++ class name is Unstack): the `num` slices of `value` along
+// `axis`. Attrs num, T, axis (default 0).
+class Unstack {
+ public:
+  struct Attrs {
+    Attrs Axis(int64_t x) const {
+      Attrs ret = *this;
+      ret.axis_ = x;
+      return ret;
+    }
+    int64_t axis_ = 0;
+  };
+  Unstack(const Scope& scope, Input value, int64_t num);
+  Unstack(const Scope& scope, Input value, int64_t num, const Attrs& attrs);
+  static Attrs Axis(int64_t x) { return Attrs().Axis(x); }
+  Output operator[](size_t index) const { return output[index]; }
+  Operation operation;
+  std::vector<Output> output;
+};
+using Unpack = Unstack;
+
+// `input` repeated multiples[i] times along dimension i. Attrs T, Tmultiples.
+class Tile {
+ public:
+  Tile(const Scope& scope, Input input, Input multiples);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `input` broadcast (numpy's rules) to the shape given by the vector `shape`. Attrs T, Tidx.
+class BroadcastTo {
+ public:
+  BroadcastTo(const Scope& scope, Input input, Input shape);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `input` with zeros added before and after each dimension, as the [rank, 2] matrix `paddings`
+// says. Attrs T, Tpaddings.
+class Pad {
+ public:
+  Pad(const Scope& scope, Input input, Input paddings);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Pad with the scalar `constant_values` instead of zeros. Attrs T, Tpaddings.
+class PadV2 {
+ public:
+  PadV2(const Scope& scope, Input input, Input paddings, Input constant_values);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Pad with mirrored values; `mode` is "REFLECT" (edges not repeated) or "SYMMETRIC". Attrs T,
+// Tpaddings, mode.
+class MirrorPad {
+ public:
+  MirrorPad(const Scope& scope, Input input, Input paddings, const std::string& mode);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Slices of `params` along `axis` picked by `indices`. Attrs Tparams, Tindices, Taxis,
+// batch_dims (default 0).
+class GatherV2 {
+ public:
+  struct Attrs {
+    Attrs BatchDims(int64_t x) const {
+      Attrs ret = *this;
+      ret.batch_dims_ = x;
+      return ret;
+    }
+    int64_t batch_dims_ = 0;
+  };
+  GatherV2(const Scope& scope, Input params, Input indices, Input axis);
+  GatherV2(const Scope& scope, Input params, Input indices, Input axis, const Attrs& attrs);
+  static Attrs BatchDims(int64_t x) { return Attrs().BatchDims(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// A one-hot encoding of `indices` with `depth` (int32) entries of `on_value`/`off_value` along a
+// new dimension `axis` (default -1, the last). Attrs T, TI, axis.
+class OneHot {
+ public:
+  struct Attrs {
+    Attrs Axis(int64_t x) const {
+      Attrs ret = *this;
+      ret.axis_ = x;
+      return ret;
+    }
+    int64_t axis_ = -1;
+  };
+  OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value);
+  OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value,
+         const Attrs& attrs);
   static Attrs Axis(int64_t x) { return Attrs().Axis(x); }
   operator Output() const { return output; }
   Operation operation;

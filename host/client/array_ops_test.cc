@@ -1,6 +1,7 @@
 // Tests that the array op wrappers emit exactly TensorFlow's NodeDefs, and their errors.
 #include "host/client/array_ops.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "host/client/client_test_util.h"
@@ -158,6 +159,179 @@ TEST(ArrayOpsTest, ConcatFillZerosLikePack) {
   )pb"));
 }
 
+TEST(ArrayOpsTest, SlicingOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_INT64);
+  auto e = ops::Placeholder(root.WithOpName("e"), DT_INT64);
+  auto s = ops::Placeholder(root.WithOpName("s"), DT_INT64);
+  auto d = ops::Placeholder(root.WithOpName("d"), DT_INT32);
+  ops::Slice(root.WithOpName("slice"), x, b, s);
+  ops::StridedSlice(root.WithOpName("ss"), x, b, e, s,
+                    ops::StridedSlice::BeginMask(1).ShrinkAxisMask(4).NewAxisMask(2));
+  auto split = ops::Split(root, d, x, 3);
+  auto split_v = ops::SplitV(root.WithOpName("sv"), x, s, d, 2);
+  auto unstack = ops::Unstack(root, x, 2, ops::Unstack::Axis(-1));
+  ASSERT_EQ(split.output.size(), 3u);
+  EXPECT_EQ(split[2].name(), "Split:2");
+  EXPECT_EQ(split_v[1].type(), DT_FLOAT);
+  EXPECT_EQ(unstack.operation.num_outputs(), 2);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "slice", R"pb(
+    name: "slice" op: "Slice" input: "x" input: "b" input: "s"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Index" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "ss", R"pb(
+    name: "ss" op: "StridedSlice" input: "x" input: "b" input: "e" input: "s"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Index" value { type: DT_INT64 } }
+    attr { key: "begin_mask" value { i: 1 } }
+    attr { key: "end_mask" value { i: 0 } }
+    attr { key: "ellipsis_mask" value { i: 0 } }
+    attr { key: "new_axis_mask" value { i: 2 } }
+    attr { key: "shrink_axis_mask" value { i: 4 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Split", R"pb(
+    name: "Split" op: "Split" input: "d" input: "x"
+    attr { key: "num_split" value { i: 3 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "sv", R"pb(
+    name: "sv" op: "SplitV" input: "x" input: "s" input: "d"
+    attr { key: "num_split" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tlen" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Unstack", R"pb(
+    name: "Unstack" op: "Unpack" input: "x"
+    attr { key: "num" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "axis" value { i: -1 } }
+  )pb"));
+}
+
+TEST(ArrayOpsTest, ReorderingAndPaddingOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_INT32);
+  auto i = ops::Placeholder(root.WithOpName("i"), DT_INT64);
+  ops::Transpose(root, x, i);
+  ops::Reverse(root, x, i);
+  ops::Tile(root, x, i);
+  ops::BroadcastTo(root, x, i);
+  ops::Pad(root, x, i);
+  ops::PadV2(root, x, i, x);
+  ops::MirrorPad(root, x, i, "SYMMETRIC");
+  tensorflow::GraphDef def = GraphOf(root);
+  const struct {
+    const char* name;
+    const char* op;
+    const char* index_attr;
+  } kCases[] = {{"Transpose", "Transpose", "Tperm"},
+                {"Reverse", "ReverseV2", "Tidx"},
+                {"Tile", "Tile", "Tmultiples"},
+                {"BroadcastTo", "BroadcastTo", "Tidx"},
+                {"Pad", "Pad", "Tpaddings"}};
+  for (const auto& c : kCases) {
+    EXPECT_TRUE(NodeEquals(
+        def, c.name,
+        absl::StrCat("name: '", c.name, "' op: '", c.op, "' input: 'x' input: 'i' ",
+                     "attr { key: 'T' value { type: DT_INT32 } } attr { key: '", c.index_attr,
+                     "' value { type: DT_INT64 } }")));
+  }
+  EXPECT_TRUE(NodeEquals(def, "PadV2", R"pb(
+    name: "PadV2" op: "PadV2" input: "x" input: "i" input: "x"
+    attr { key: "T" value { type: DT_INT32 } }
+    attr { key: "Tpaddings" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MirrorPad", R"pb(
+    name: "MirrorPad" op: "MirrorPad" input: "x" input: "i"
+    attr { key: "T" value { type: DT_INT32 } }
+    attr { key: "Tpaddings" value { type: DT_INT64 } }
+    attr { key: "mode" value { s: "SYMMETRIC" } }
+  )pb"));
+}
+
+TEST(ArrayOpsTest, GatherOneHotRangeWhere) {
+  Scope root = Scope::NewRootScope();
+  auto params = ops::Placeholder(root.WithOpName("params"), DT_DOUBLE);
+  auto indices = ops::Placeholder(root.WithOpName("indices"), DT_INT32);
+  auto axis = ops::Placeholder(root.WithOpName("axis"), DT_INT64);
+  auto depth = ops::Placeholder(root.WithOpName("depth"), DT_INT32);
+  auto on = ops::Placeholder(root.WithOpName("on"), DT_FLOAT);
+  ops::GatherV2(root, params, indices, axis, ops::GatherV2::BatchDims(1));
+  ops::OneHot(root, indices, depth, on, on);
+  auto range = ops::Range(root, on, on, on);
+  auto where = ops::Where(root, params);
+  EXPECT_EQ(range.output.type(), DT_FLOAT);
+  EXPECT_EQ(where.index.type(), DT_INT64);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "GatherV2", R"pb(
+    name: "GatherV2" op: "GatherV2" input: "params" input: "indices" input: "axis"
+    attr { key: "batch_dims" value { i: 1 } }
+    attr { key: "Tparams" value { type: DT_DOUBLE } }
+    attr { key: "Tindices" value { type: DT_INT32 } }
+    attr { key: "Taxis" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "OneHot", R"pb(
+    name: "OneHot" op: "OneHot" input: "indices" input: "depth" input: "on" input: "on"
+    attr { key: "axis" value { i: -1 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "TI" value { type: DT_INT32 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Range", R"pb(
+    name: "Range" op: "Range" input: "on" input: "on" input: "on"
+    attr { key: "Tidx" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Where", R"pb(
+    name: "Where" op: "Where" input: "params" attr { key: "T" value { type: DT_DOUBLE } }
+  )pb"));
+}
+
+TEST(ArrayOpsTest, IdentityFamilyAndShapeFacts) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto n = ops::Placeholder(root.WithOpName("n"), DT_INT64);
+  ops::OnesLike(root, x);
+  auto identity_n = ops::IdentityN(root, {x, n});
+  ops::StopGradient(root, x);
+  ops::Snapshot(root, x);
+  auto size = ops::Size(root, x, ops::Size::OutType(DT_INT64));
+  auto rank = ops::Rank(root, x);
+  auto args = ops::BroadcastGradientArgs(root, n, n);
+  ASSERT_EQ(identity_n.output.size(), 2u);
+  EXPECT_EQ(identity_n[1].type(), DT_INT64);
+  EXPECT_EQ(size.output.type(), DT_INT64);
+  EXPECT_EQ(rank.output.type(), DT_INT32);
+  EXPECT_EQ(args.r1.name(), "BroadcastGradientArgs:1");
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "OnesLike", R"pb(
+    name: "OnesLike" op: "OnesLike" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "IdentityN", R"pb(
+    name: "IdentityN" op: "IdentityN" input: "x" input: "n"
+    attr { key: "T" value { list { type: DT_FLOAT type: DT_INT64 } } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "StopGradient", R"pb(
+    name: "StopGradient" op: "StopGradient" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Snapshot", R"pb(
+    name: "Snapshot" op: "Snapshot" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Size", R"pb(
+    name: "Size" op: "Size" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "out_type" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Rank", R"pb(
+    name: "Rank" op: "Rank" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "BroadcastGradientArgs", R"pb(
+    name: "BroadcastGradientArgs" op: "BroadcastGradientArgs" input: "n" input: "n"
+    attr { key: "T" value { type: DT_INT64 } }
+  )pb"));
+}
+
 // ---- Errors -------------------------------------------------------------------------------
 
 std::string ErrorOf(const Scope& scope) {
@@ -218,6 +392,50 @@ TEST(ArrayOpsErrorTest, ListLengthsAndTypes) {
                                      "input 1 is float"));
 }
 
+TEST(ArrayOpsErrorTest, SlicingAndGatheringTypes) {
+  Scope s1 = Scope::NewRootScope();
+  ops::Split(s1.WithOpName("split"), 1.5f, ops::Placeholder(s1, DT_FLOAT), 2);
+  EXPECT_THAT(ErrorOf(s1), HasSubstr("while building node 'split' (Split): input 'split_dim' "
+                                     "must be int32, got float"));
+  Scope s2 = Scope::NewRootScope();
+  ops::Split(s2, 0, ops::Placeholder(s2, DT_FLOAT), 0);
+  EXPECT_THAT(ErrorOf(s2), HasSubstr("attr 'num_split' must be at least 1, got 0"));
+  Scope s3 = Scope::NewRootScope();
+  ops::Slice(s3, ops::Placeholder(s3, DT_FLOAT), {int64_t{0}}, {1});
+  EXPECT_THAT(ErrorOf(s3), HasSubstr("inconsistent values for attr 'Index': input 0 is int64 but "
+                                     "input 1 is int32"));
+  Scope s4 = Scope::NewRootScope();
+  ops::OneHot(s4, {1, 2}, int64_t{3}, 1.f, 0.f);
+  EXPECT_THAT(ErrorOf(s4), HasSubstr("input 'depth' must be int32, got int64"));
+  Scope s5 = Scope::NewRootScope();
+  ops::Range(s5, 0, 5.f, 1);
+  EXPECT_THAT(ErrorOf(s5), HasSubstr("inconsistent values for attr 'Tidx'"));
+  Scope s6 = Scope::NewRootScope();
+  ops::Range(s6, true, true, true);
+  EXPECT_THAT(ErrorOf(s6), HasSubstr("attr 'Tidx' (the type of input 'Const/Const:0') is bool"));
+  Scope s7 = Scope::NewRootScope();
+  ops::MirrorPad(s7, ops::Placeholder(s7, DT_FLOAT), {{1, 1}}, "EDGE");
+  EXPECT_THAT(ErrorOf(s7), HasSubstr("attr 'mode' must be REFLECT or SYMMETRIC, got 'EDGE'"));
+  Scope s8 = Scope::NewRootScope();
+  ops::GatherV2(s8, ops::Placeholder(s8, DT_FLOAT), {0.5f}, 0);
+  EXPECT_THAT(ErrorOf(s8), HasSubstr("attr 'Tindices'"));
+  Scope s9 = Scope::NewRootScope();
+  ops::Unstack(s9, ops::Placeholder(s9, DT_FLOAT), -1);
+  EXPECT_THAT(ErrorOf(s9), HasSubstr("attr 'num' must be at least 0, got -1"));
+  Scope s10 = Scope::NewRootScope();
+  ops::Size(s10, 1, ops::Size::OutType(DT_BOOL));
+  EXPECT_THAT(ErrorOf(s10), HasSubstr("attr 'out_type' must be int32 or int64, got bool"));
+  Scope s11 = Scope::NewRootScope();
+  ops::BroadcastGradientArgs(s11, {1.f}, {2.f});
+  EXPECT_THAT(ErrorOf(s11), HasSubstr("attr 'T'"));
+  Scope s12 = Scope::NewRootScope();
+  ops::SplitV(s12, ops::Placeholder(s12, DT_FLOAT), {1.f}, 0, 1);
+  EXPECT_THAT(ErrorOf(s12), HasSubstr("attr 'Tlen'"));
+  Scope s13 = Scope::NewRootScope();
+  ops::IdentityN(s13, {ops::Placeholder(s13, DT_FLOAT), Output()});
+  EXPECT_FALSE(s13.ok());
+}
+
 TEST(ArrayOpsErrorTest, WrappersAfterAnErrorAddNothing) {
   Scope root = Scope::NewRootScope();
   root.UpdateStatus(absl::InvalidArgumentError("earlier"));
@@ -235,6 +453,29 @@ TEST(ArrayOpsErrorTest, WrappersAfterAnErrorAddNothing) {
   ops::Fill(root, {1}, 1);
   ops::ZerosLike(root, x);
   ops::Pack(root, {x});
+  ops::OnesLike(root, x);
+  EXPECT_TRUE(ops::IdentityN(root, {x}).output.empty());
+  ops::StopGradient(root, x);
+  ops::Snapshot(root, x);
+  ops::Size(root, x);
+  ops::Rank(root, x);
+  ops::BroadcastGradientArgs(root, x, x);
+  ops::Where(root, x);
+  ops::Range(root, 0, 1, 1);
+  ops::Transpose(root, x, {0});
+  ops::Reverse(root, x, {0});
+  ops::Slice(root, x, {0}, {1});
+  ops::StridedSlice(root, x, {0}, {1}, {1});
+  EXPECT_TRUE(ops::Split(root, 0, x, 2).output.empty());
+  ops::SplitV(root, x, {1}, 0, 1);
+  ops::Unstack(root, x, 1);
+  ops::Tile(root, x, {1});
+  ops::BroadcastTo(root, x, {1});
+  ops::Pad(root, x, {{0, 0}});
+  ops::PadV2(root, x, {{0, 0}}, 0.f);
+  ops::MirrorPad(root, x, {{0, 0}}, "REFLECT");
+  ops::GatherV2(root, x, {0}, 0);
+  ops::OneHot(root, {0}, 2, 1.f, 0.f);
   EXPECT_EQ(root.status().message(), "earlier");
 }
 

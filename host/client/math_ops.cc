@@ -1,4 +1,5 @@
-// The math op wrappers: element-wise ops, comparisons, logical ops, MatMul, reductions and Cast.
+// The math op wrappers: element-wise ops, comparisons, logical ops, AddN, Select, MatMul,
+// reductions, ArgMax/ArgMin, Cumsum and Cast.
 #include "host/client/math_ops.h"
 
 #include <vector>
@@ -76,7 +77,83 @@ Operation ReductionOp(const Scope& scope, absl::string_view op, const Input& inp
   return builder.Finalize({in.type()});
 }
 
+Operation LogicalReductionOp(const Scope& scope, absl::string_view op, const Input& input,
+                             const Input& axis, bool keep_dims) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  Output ax = AsNodeOut(scope, axis);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  if (in.valid() && in.type() != TSR_DTYPE_BOOL) {
+    builder.SetError(absl::StrCat("input 'input' must be bool, got ", DataTypeString(in.type())));
+  }
+  builder.CheckType("Tidx", ax, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(in).Input(ax).AttrType("Tidx", ax.type()).AttrBool("keep_dims", keep_dims);
+  return builder.Finalize({TSR_DTYPE_BOOL});
+}
+
+Operation SelectOp(const Scope& scope, absl::string_view op, const Input& condition, const Input& t,
+                   const Input& e) {
+  if (!scope.ok()) return Operation();
+  Output c = AsNodeOut(scope, condition);
+  Output a = AsNodeOut(scope, t);
+  Output b = AsNodeOut(scope, e);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  if (c.valid() && c.type() != TSR_DTYPE_BOOL) {
+    builder.SetError(
+        absl::StrCat("input 'condition' must be bool, got ", DataTypeString(c.type())));
+  }
+  DataType type = builder.CommonType("T", {a, b});
+  builder.Input(c).Input(a).Input(b).AttrType("T", type);
+  return builder.Finalize({type});
+}
+
+Operation ArgOp(const Scope& scope, absl::string_view op, const Input& input,
+                const Input& dimension, const ArgAttrs& attrs) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  Output dim = AsNodeOut(scope, dimension);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.CheckType("Tidx", dim, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  if (attrs.output_type_ != TSR_DTYPE_INT32 && attrs.output_type_ != TSR_DTYPE_INT64) {
+    builder.SetError(absl::StrCat("attr 'output_type' must be int32 or int64, got ",
+                                  DataTypeString(attrs.output_type_)));
+  }
+  builder.Input(in).Input(dim).AttrType("T", in.type()).AttrType("Tidx", dim.type());
+  builder.AttrType("output_type", attrs.output_type_);
+  return builder.Finalize({attrs.output_type_});
+}
+
 }  // namespace internal
+
+AddN::AddN(const Scope& scope, InputList inputs) {
+  if (!scope.ok()) return;
+  std::vector<Output> ins = AsNodeOutList(scope, inputs);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "AddN");
+  if (ins.empty()) builder.SetError("attr 'N' must be at least 1, got 0 inputs");
+  DataType t = builder.CommonType("T", ins);
+  builder.Inputs(ins).AttrInt("N", static_cast<int64_t>(ins.size())).AttrType("T", t);
+  operation = builder.Finalize({t});
+  sum = internal::FirstOutput(operation);
+}
+
+Cumsum::Cumsum(const Scope& scope, Input x, Input axis) : Cumsum(scope, x, axis, Attrs()) {}
+
+Cumsum::Cumsum(const Scope& scope, Input x, Input axis, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, x);
+  Output ax = AsNodeOut(scope, axis);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Cumsum");
+  builder.CheckType("Tidx", ax, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(in).Input(ax).AttrType("T", in.type()).AttrType("Tidx", ax.type());
+  builder.AttrBool("exclusive", attrs.exclusive_).AttrBool("reverse", attrs.reverse_);
+  operation = builder.Finalize({in.type()});
+  out = internal::FirstOutput(operation);
+}
 
 MatMul::MatMul(const Scope& scope, Input a, Input b) : MatMul(scope, a, b, Attrs()) {}
 

@@ -1,5 +1,5 @@
 // Typed wrappers of TensorFlow's math ops: element-wise arithmetic, comparisons, logical ops,
-// MatMul, reductions, Cast.
+// AddN, Select, MatMul, reductions, ArgMax/ArgMin, Cumsum, Cast.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -31,8 +31,13 @@ Operation ComparisonOp(const Scope& scope, absl::string_view op, const Input& x,
 // A logical op: `inputs` (x, or x and y) must be bool; no attrs; one bool output.
 Operation LogicalOp(const Scope& scope, absl::string_view op,
                     std::initializer_list<const Input*> inputs);
+// All, Any: bool input, reduction_indices; attrs Tidx, keep_dims; one bool output.
+Operation LogicalReductionOp(const Scope& scope, absl::string_view op, const Input& input,
+                             const Input& axis, bool keep_dims);
+// Select, SelectV2: bool condition, t and e of one type T; one output of type T.
+Operation SelectOp(const Scope& scope, absl::string_view op, const Input& condition, const Input& t,
+                   const Input& e);
 inline Output FirstOutput(const Operation& op) { return op.valid() ? op.output(0) : Output(); }
-
 
 // Element-wise ops share one shape: a node with TensorFlow's op name whose inputs are of one type
 // (attr T), converting to its single output (`z` for binary ops, `y` for unary ones, as
@@ -131,6 +136,24 @@ inline constexpr char kRsqrt[] = "Rsqrt";
 inline constexpr char kSquare[] = "Square";
 inline constexpr char kTanh[] = "Tanh";
 inline constexpr char kSigmoid[] = "Sigmoid";
+inline constexpr char kDiv[] = "Div";
+inline constexpr char kFloorDiv[] = "FloorDiv";
+inline constexpr char kFloorMod[] = "FloorMod";
+inline constexpr char kTruncateDiv[] = "TruncateDiv";
+inline constexpr char kTruncateMod[] = "TruncateMod";
+inline constexpr char kMod[] = "Mod";
+inline constexpr char kPow[] = "Pow";
+inline constexpr char kSquaredDifference[] = "SquaredDifference";
+inline constexpr char kSign[] = "Sign";
+inline constexpr char kFloor[] = "Floor";
+inline constexpr char kCeil[] = "Ceil";
+inline constexpr char kRound[] = "Round";
+inline constexpr char kLog1p[] = "Log1p";
+inline constexpr char kExpm1[] = "Expm1";
+inline constexpr char kErf[] = "Erf";
+inline constexpr char kReciprocal[] = "Reciprocal";
+inline constexpr char kSelect[] = "Select";
+inline constexpr char kSelectV2[] = "SelectV2";
 }  // namespace internal
 
 // Returns x + y element-wise, with broadcasting (also string concatenation in TensorFlow). Attr T.
@@ -166,6 +189,72 @@ using Square = internal::UnaryElementwise<internal::kSquare>;
 using Tanh = internal::UnaryElementwise<internal::kTanh>;
 // Returns 1 / (1 + e^-x) element-wise. Attr T.
 using Sigmoid = internal::UnaryElementwise<internal::kSigmoid>;
+
+// Returns x / y element-wise, with broadcasting; integers truncate toward zero, and an integer
+// zero divisor fails the step. Attr T.
+using Div = internal::BinaryElementwise<internal::kDiv>;
+// Returns floor(x / y) element-wise, with broadcasting (integers round toward negative infinity).
+// Attr T.
+using FloorDiv = internal::BinaryElementwise<internal::kFloorDiv>;
+// Returns the remainder of FloorDiv element-wise (the divisor's sign), with broadcasting. Attr T.
+using FloorMod = internal::BinaryElementwise<internal::kFloorMod>;
+// Returns x / y rounded toward zero element-wise, with broadcasting (integer types). Attr T.
+using TruncateDiv = internal::BinaryElementwise<internal::kTruncateDiv>;
+// Returns the remainder of TruncateDiv element-wise (the dividend's sign, C's % and fmod), with
+// broadcasting. Attr T.
+using TruncateMod = internal::BinaryElementwise<internal::kTruncateMod>;
+// Returns C's remainder (% and fmod) element-wise, with broadcasting. Attr T.
+using Mod = internal::BinaryElementwise<internal::kMod>;
+// Returns x^y element-wise, with broadcasting; a negative integer exponent fails the step.
+// Attr T.
+using Pow = internal::BinaryElementwise<internal::kPow>;
+// Returns (x - y)^2 element-wise, with broadcasting. Attr T.
+using SquaredDifference = internal::BinaryElementwise<internal::kSquaredDifference>;
+
+// Returns -1, 0 or 1 by the sign of x element-wise. Attr T.
+using Sign = internal::UnaryElementwise<internal::kSign>;
+// Returns the largest integer not above x element-wise. Attr T.
+using Floor = internal::UnaryElementwise<internal::kFloor>;
+// Returns the smallest integer not below x element-wise. Attr T.
+using Ceil = internal::UnaryElementwise<internal::kCeil>;
+// Returns x rounded to the nearest integer, halves to even, element-wise. Attr T.
+using Round = internal::UnaryElementwise<internal::kRound>;
+// Returns log(1 + x) element-wise. Attr T.
+using Log1p = internal::UnaryElementwise<internal::kLog1p>;
+// Returns e^x - 1 element-wise. Attr T.
+using Expm1 = internal::UnaryElementwise<internal::kExpm1>;
+// Returns the Gauss error function of x element-wise. Attr T.
+using Erf = internal::UnaryElementwise<internal::kErf>;
+// Returns 1 / x element-wise. Attr T.
+using Reciprocal = internal::UnaryElementwise<internal::kReciprocal>;
+
+// The element-wise sum of `inputs`, which must all have one shape and type (no broadcasting).
+// Attrs N, T.
+class AddN {
+ public:
+  AddN(const Scope& scope, InputList inputs);
+  operator Output() const { return sum; }
+  Operation operation;
+  Output sum;
+};
+
+namespace internal {
+template <const char* kOpName>
+class Selection {
+ public:
+  Selection(const Scope& scope, Input condition, Input t, Input e)
+      : operation(SelectOp(scope, kOpName, condition, t, e)), output(FirstOutput(operation)) {}
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+}  // namespace internal
+
+// t where `condition` is true, else e. t and e have one shape; condition is a scalar, has that
+// shape, or is a vector over their first dimension. Attr T.
+using Select = internal::Selection<internal::kSelect>;
+// t where `condition` is true, else e, with condition, t and e broadcast together. Attr T.
+using SelectV2 = internal::Selection<internal::kSelectV2>;
 
 // Returns x < y element-wise (bool), with broadcasting. Attr T (real number types).
 using Less = internal::Comparison<internal::kLess>;
@@ -292,6 +381,103 @@ class Max {
   operator Output() const { return output; }
   Operation operation;
   Output output;
+};
+
+namespace internal {
+inline constexpr char kMin[] = "Min";
+inline constexpr char kProd[] = "Prod";
+inline constexpr char kAll[] = "All";
+inline constexpr char kAny[] = "Any";
+inline constexpr char kArgMax[] = "ArgMax";
+inline constexpr char kArgMin[] = "ArgMin";
+
+// Sum-like reductions of any T (kLogical: All and Any, whose input is bool and have no T).
+template <const char* kOpName, bool kLogical>
+class Reduction {
+ public:
+  using Attrs = ReductionAttrs;
+  Reduction(const Scope& scope, Input input, Input axis) : Reduction(scope, input, axis, Attrs()) {}
+  Reduction(const Scope& scope, Input input, Input axis, const Attrs& attrs)
+      : operation(kLogical ? LogicalReductionOp(scope, kOpName, input, axis, attrs.keep_dims_)
+                           : ReductionOp(scope, kOpName, input, axis, attrs.keep_dims_)),
+        output(FirstOutput(operation)) {}
+  static Attrs KeepDims(bool x) { return Attrs().KeepDims(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The attrs of ArgMax and ArgMin.
+struct ArgAttrs {
+  // The index type of the output: int64 (default) or int32.
+  ArgAttrs OutputType(DataType x) const {
+    ArgAttrs ret = *this;
+    ret.output_type_ = x;
+    return ret;
+  }
+  DataType output_type_ = TSR_DTYPE_INT64;
+};
+
+Operation ArgOp(const Scope& scope, absl::string_view op, const Input& input,
+                const Input& dimension, const ArgAttrs& attrs);
+
+template <const char* kOpName>
+class Arg {
+ public:
+  using Attrs = ArgAttrs;
+  Arg(const Scope& scope, Input input, Input dimension) : Arg(scope, input, dimension, Attrs()) {}
+  Arg(const Scope& scope, Input input, Input dimension, const Attrs& attrs)
+      : operation(ArgOp(scope, kOpName, input, dimension, attrs)), output(FirstOutput(operation)) {}
+  static Attrs OutputType(DataType x) { return Attrs().OutputType(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+}  // namespace internal
+
+// The minimum of `input` over the dimensions in `axis` (int32 or int64). Attrs T, Tidx,
+// keep_dims.
+using Min = internal::Reduction<internal::kMin, false>;
+// The product of `input` over the dimensions in `axis` (int32 or int64). Attrs T, Tidx,
+// keep_dims.
+using Prod = internal::Reduction<internal::kProd, false>;
+// The logical AND of bool `input` over the dimensions in `axis`. Attrs Tidx, keep_dims.
+using All = internal::Reduction<internal::kAll, true>;
+// The logical OR of bool `input` over the dimensions in `axis`. Attrs Tidx, keep_dims.
+using Any = internal::Reduction<internal::kAny, true>;
+
+// The index of the largest value of `input` along the scalar `dimension` (first index on ties).
+// Attrs T, Tidx, output_type (ArgMax::OutputType(DT_INT32); int64 by default).
+using ArgMax = internal::Arg<internal::kArgMax>;
+// The index of the smallest value of `input` along the scalar `dimension` (first index on ties).
+// Attrs T, Tidx, output_type.
+using ArgMin = internal::Arg<internal::kArgMin>;
+
+// The running sum of `x` along the scalar `axis`. Attrs T, Tidx, exclusive (each sum leaves out
+// its own element), reverse (sums from the end).
+class Cumsum {
+ public:
+  struct Attrs {
+    Attrs Exclusive(bool x) const {
+      Attrs ret = *this;
+      ret.exclusive_ = x;
+      return ret;
+    }
+    Attrs Reverse(bool x) const {
+      Attrs ret = *this;
+      ret.reverse_ = x;
+      return ret;
+    }
+    bool exclusive_ = false;
+    bool reverse_ = false;
+  };
+  Cumsum(const Scope& scope, Input x, Input axis);
+  Cumsum(const Scope& scope, Input x, Input axis, const Attrs& attrs);
+  static Attrs Exclusive(bool x) { return Attrs().Exclusive(x); }
+  static Attrs Reverse(bool x) { return Attrs().Reverse(x); }
+  operator Output() const { return out; }
+  Operation operation;
+  Output out;
 };
 
 // `x` converted to `DstT`. Attrs SrcT, DstT, Truncate.

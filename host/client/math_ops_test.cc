@@ -26,9 +26,9 @@ TEST(MathOpsTest, BinaryOps) {
   EXPECT_EQ(Output(ops::Minimum(root, x, y)).type(), DT_DOUBLE);
   tensorflow::GraphDef def = GraphOf(root);
   for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum"}) {
-    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op,
-                                                 "' input: 'x' input: 'y' ",
-                                                 "attr { key: 'T' value { type: DT_DOUBLE } }")));
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' input: 'y' ",
+                                        "attr { key: 'T' value { type: DT_DOUBLE } }")));
   }
 }
 
@@ -45,9 +45,11 @@ TEST(MathOpsTest, UnaryOps) {
   EXPECT_EQ(ops::Tanh(root, x).y.type(), DT_FLOAT);
   EXPECT_EQ(ops::Sigmoid(root, x).y.type(), DT_FLOAT);
   tensorflow::GraphDef def = GraphOf(root);
-  for (const char* op : {"Neg", "Abs", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Tanh", "Sigmoid"}) {
-    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
-                                                 "attr { key: 'T' value { type: DT_FLOAT } }")));
+  for (const char* op :
+       {"Neg", "Abs", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Tanh", "Sigmoid"}) {
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
+                                        "attr { key: 'T' value { type: DT_FLOAT } }")));
   }
 }
 
@@ -61,9 +63,9 @@ TEST(MathOpsTest, Comparisons) {
   EXPECT_EQ(ops::GreaterEqual(root, x, y).z.type(), DT_BOOL);
   tensorflow::GraphDef def = GraphOf(root);
   for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual"}) {
-    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op,
-                                                 "' input: 'x' input: 'y' ",
-                                                 "attr { key: 'T' value { type: DT_INT64 } }")));
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' input: 'y' ",
+                                        "attr { key: 'T' value { type: DT_INT64 } }")));
   }
 }
 
@@ -74,25 +76,42 @@ TEST(MathOpsTest, EqualityComparisons) {
   EXPECT_EQ(ops::Equal(root, x, y).z.type(), DT_BOOL);
   EXPECT_EQ(ops::NotEqual(root, x, y).z.type(), DT_BOOL);
   ops::Equal(root.WithOpName("lenient_eq"), x, y, ops::Equal::IncompatibleShapeError(false));
-  ops::NotEqual(root.WithOpName("lenient_ne"), x, y,
-                ops::NotEqual::IncompatibleShapeError(false));
+  ops::NotEqual(root.WithOpName("lenient_ne"), x, y, ops::NotEqual::IncompatibleShapeError(false));
   tensorflow::GraphDef def = GraphOf(root);
   for (const char* op : {"Equal", "NotEqual"}) {
-    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat("name: '", op, "' op: '", op,
-                                                 "' input: 'x' input: 'y' ",
-                                                 "attr { key: 'T' value { type: DT_BOOL } } ",
-                                                 "attr { key: 'incompatible_shape_error' ",
-                                                 "value { b: true } }")));
+    EXPECT_TRUE(
+        NodeEquals(def, op,
+                   absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' input: 'y' ",
+                                "attr { key: 'T' value { type: DT_BOOL } } ",
+                                "attr { key: 'incompatible_shape_error' ", "value { b: true } }")));
   }
   EXPECT_TRUE(NodeEquals(def, "lenient_eq", R"pb(
-    name: "lenient_eq" op: "Equal" input: "x" input: "y"
-    attr { key: "T" value { type: DT_BOOL } }
-    attr { key: "incompatible_shape_error" value { b: false } }
+    name: "lenient_eq"
+    op: "Equal"
+    input: "x"
+    input: "y"
+    attr {
+      key: "T"
+      value { type: DT_BOOL }
+    }
+    attr {
+      key: "incompatible_shape_error"
+      value { b: false }
+    }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "lenient_ne", R"pb(
-    name: "lenient_ne" op: "NotEqual" input: "x" input: "y"
-    attr { key: "T" value { type: DT_BOOL } }
-    attr { key: "incompatible_shape_error" value { b: false } }
+    name: "lenient_ne"
+    op: "NotEqual"
+    input: "x"
+    input: "y"
+    attr {
+      key: "T"
+      value { type: DT_BOOL }
+    }
+    attr {
+      key: "incompatible_shape_error"
+      value { b: false }
+    }
   )pb"));
 }
 
@@ -105,10 +124,10 @@ TEST(MathOpsTest, LogicalOps) {
   EXPECT_EQ(ops::LogicalNot(root, a).y.type(), DT_BOOL);
   ops::LogicalAnd(root.WithOpName("with_const"), a, true);
   tensorflow::GraphDef def = GraphOf(root);
-  EXPECT_TRUE(NodeEquals(def, "LogicalAnd",
-                         "name: 'LogicalAnd' op: 'LogicalAnd' input: 'a' input: 'b'"));
-  EXPECT_TRUE(NodeEquals(def, "LogicalOr",
-                         "name: 'LogicalOr' op: 'LogicalOr' input: 'a' input: 'b'"));
+  EXPECT_TRUE(
+      NodeEquals(def, "LogicalAnd", "name: 'LogicalAnd' op: 'LogicalAnd' input: 'a' input: 'b'"));
+  EXPECT_TRUE(
+      NodeEquals(def, "LogicalOr", "name: 'LogicalOr' op: 'LogicalOr' input: 'a' input: 'b'"));
   EXPECT_TRUE(NodeEquals(def, "LogicalNot", "name: 'LogicalNot' op: 'LogicalNot' input: 'a'"));
   EXPECT_TRUE(NodeEquals(def, "with_const",
                          "name: 'with_const' op: 'LogicalAnd' input: 'a' input: 'Const/Const'"));
@@ -123,28 +142,82 @@ TEST(MathOpsTest, MatMul) {
   ops::MatMul(root.WithOpName("g"), a, b, ops::MatMul::GradA(true).GradB(true));
   tensorflow::GraphDef def = GraphOf(root);
   EXPECT_TRUE(NodeEquals(def, "MatMul", R"pb(
-    name: "MatMul" op: "MatMul" input: "a" input: "b"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "transpose_a" value { b: false } }
-    attr { key: "transpose_b" value { b: false } }
-    attr { key: "grad_a" value { b: false } }
-    attr { key: "grad_b" value { b: false } }
+    name: "MatMul"
+    op: "MatMul"
+    input: "a"
+    input: "b"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "transpose_a"
+      value { b: false }
+    }
+    attr {
+      key: "transpose_b"
+      value { b: false }
+    }
+    attr {
+      key: "grad_a"
+      value { b: false }
+    }
+    attr {
+      key: "grad_b"
+      value { b: false }
+    }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "t", R"pb(
-    name: "t" op: "MatMul" input: "a" input: "b"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "transpose_a" value { b: true } }
-    attr { key: "transpose_b" value { b: true } }
-    attr { key: "grad_a" value { b: false } }
-    attr { key: "grad_b" value { b: false } }
+    name: "t"
+    op: "MatMul"
+    input: "a"
+    input: "b"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "transpose_a"
+      value { b: true }
+    }
+    attr {
+      key: "transpose_b"
+      value { b: true }
+    }
+    attr {
+      key: "grad_a"
+      value { b: false }
+    }
+    attr {
+      key: "grad_b"
+      value { b: false }
+    }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "g", R"pb(
-    name: "g" op: "MatMul" input: "a" input: "b"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "transpose_a" value { b: false } }
-    attr { key: "transpose_b" value { b: false } }
-    attr { key: "grad_a" value { b: true } }
-    attr { key: "grad_b" value { b: true } }
+    name: "g"
+    op: "MatMul"
+    input: "a"
+    input: "b"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "transpose_a"
+      value { b: false }
+    }
+    attr {
+      key: "transpose_b"
+      value { b: false }
+    }
+    attr {
+      key: "grad_a"
+      value { b: true }
+    }
+    attr {
+      key: "grad_b"
+      value { b: true }
+    }
   )pb"));
 }
 
@@ -158,22 +231,58 @@ TEST(MathOpsTest, Reductions) {
   EXPECT_EQ(m.output.type(), DT_FLOAT);
   tensorflow::GraphDef def = GraphOf(root);
   EXPECT_TRUE(NodeEquals(def, "Sum", R"pb(
-    name: "Sum" op: "Sum" input: "x" input: "axis"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "Tidx" value { type: DT_INT64 } }
-    attr { key: "keep_dims" value { b: false } }
+    name: "Sum"
+    op: "Sum"
+    input: "x"
+    input: "axis"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "keep_dims"
+      value { b: false }
+    }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "Mean", R"pb(
-    name: "Mean" op: "Mean" input: "x" input: "axis"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "Tidx" value { type: DT_INT64 } }
-    attr { key: "keep_dims" value { b: true } }
+    name: "Mean"
+    op: "Mean"
+    input: "x"
+    input: "axis"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "keep_dims"
+      value { b: true }
+    }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "Max", R"pb(
-    name: "Max" op: "Max" input: "x" input: "Const/Const"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "Tidx" value { type: DT_INT32 } }
-    attr { key: "keep_dims" value { b: false } }
+    name: "Max"
+    op: "Max"
+    input: "x"
+    input: "Const/Const"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "keep_dims"
+      value { b: false }
+    }
   )pb"));
 }
 
@@ -185,16 +294,305 @@ TEST(MathOpsTest, Cast) {
   EXPECT_EQ(c.y.type(), DT_FLOAT);
   tensorflow::GraphDef def = GraphOf(root);
   EXPECT_TRUE(NodeEquals(def, "Cast", R"pb(
-    name: "Cast" op: "Cast" input: "x"
-    attr { key: "SrcT" value { type: DT_INT32 } }
-    attr { key: "DstT" value { type: DT_FLOAT } }
-    attr { key: "Truncate" value { b: false } }
+    name: "Cast"
+    op: "Cast"
+    input: "x"
+    attr {
+      key: "SrcT"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "DstT"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Truncate"
+      value { b: false }
+    }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "t", R"pb(
-    name: "t" op: "Cast" input: "x"
-    attr { key: "SrcT" value { type: DT_INT32 } }
-    attr { key: "DstT" value { type: DT_INT8 } }
-    attr { key: "Truncate" value { b: true } }
+    name: "t"
+    op: "Cast"
+    input: "x"
+    attr {
+      key: "SrcT"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "DstT"
+      value { type: DT_INT8 }
+    }
+    attr {
+      key: "Truncate"
+      value { b: true }
+    }
+  )pb"));
+}
+
+TEST(MathOpsTest, DivisionModuloAndPowerOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_INT32);
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_INT32);
+  EXPECT_EQ(Output(ops::Div(root, x, y)).type(), DT_INT32);
+  EXPECT_EQ(Output(ops::FloorDiv(root, x, y)).type(), DT_INT32);
+  EXPECT_EQ(Output(ops::FloorMod(root, x, y)).type(), DT_INT32);
+  EXPECT_EQ(Output(ops::TruncateDiv(root, x, y)).type(), DT_INT32);
+  EXPECT_EQ(Output(ops::TruncateMod(root, x, y)).type(), DT_INT32);
+  EXPECT_EQ(Output(ops::Mod(root, x, y)).type(), DT_INT32);
+  EXPECT_EQ(ops::Pow(root, x, y).z.type(), DT_INT32);
+  EXPECT_EQ(ops::SquaredDifference(root, x, y).z.type(), DT_INT32);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Div", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Mod", "Pow",
+                         "SquaredDifference"}) {
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' input: 'y' ",
+                                        "attr { key: 'T' value { type: DT_INT32 } }")));
+  }
+}
+
+TEST(MathOpsTest, MoreUnaryOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  EXPECT_EQ(ops::Sign(root, x).y.type(), DT_DOUBLE);
+  EXPECT_EQ(ops::Floor(root, x).y.type(), DT_DOUBLE);
+  EXPECT_EQ(ops::Ceil(root, x).y.type(), DT_DOUBLE);
+  EXPECT_EQ(ops::Round(root, x).y.type(), DT_DOUBLE);
+  EXPECT_EQ(ops::Log1p(root, x).y.type(), DT_DOUBLE);
+  EXPECT_EQ(ops::Expm1(root, x).y.type(), DT_DOUBLE);
+  EXPECT_EQ(ops::Erf(root, x).y.type(), DT_DOUBLE);
+  EXPECT_EQ(Output(ops::Reciprocal(root, x)).type(), DT_DOUBLE);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Sign", "Floor", "Ceil", "Round", "Log1p", "Expm1", "Erf", "Reciprocal"}) {
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
+                                        "attr { key: 'T' value { type: DT_DOUBLE } }")));
+  }
+}
+
+TEST(MathOpsTest, AddN) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_FLOAT);
+  auto sum = ops::AddN(root, {a, b, a});
+  EXPECT_EQ(sum.sum.type(), DT_FLOAT);
+  ops::AddN(root.WithOpName("one"), {b});
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "AddN", R"pb(
+    name: "AddN"
+    op: "AddN"
+    input: "a"
+    input: "b"
+    input: "a"
+    attr {
+      key: "N"
+      value { i: 3 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "one", R"pb(
+    name: "one"
+    op: "AddN"
+    input: "b"
+    attr {
+      key: "N"
+      value { i: 1 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  )pb"));
+}
+
+TEST(MathOpsTest, SelectAndSelectV2) {
+  Scope root = Scope::NewRootScope();
+  auto c = ops::Placeholder(root.WithOpName("c"), DT_BOOL);
+  auto t = ops::Placeholder(root.WithOpName("t"), DT_INT64);
+  auto e = ops::Placeholder(root.WithOpName("e"), DT_INT64);
+  EXPECT_EQ(ops::Select(root, c, t, e).output.type(), DT_INT64);
+  EXPECT_EQ(Output(ops::SelectV2(root, c, t, e)).type(), DT_INT64);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Select", "SelectV2"}) {
+    EXPECT_TRUE(
+        NodeEquals(def, op,
+                   absl::StrCat("name: '", op, "' op: '", op, "' input: 'c' input: 't' input: 'e' ",
+                                "attr { key: 'T' value { type: DT_INT64 } }")));
+  }
+}
+
+TEST(MathOpsTest, MoreReductions) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_INT32);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_BOOL);
+  auto axis = ops::Placeholder(root.WithOpName("axis"), DT_INT64);
+  EXPECT_EQ(ops::Min(root, x, axis).output.type(), DT_INT32);
+  ops::Prod(root, x, axis, ops::Prod::KeepDims(true));
+  EXPECT_EQ(ops::All(root, b, axis).output.type(), DT_BOOL);
+  EXPECT_EQ(Output(ops::Any(root, b, {0}, ops::Any::KeepDims(true))).type(), DT_BOOL);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "Min", R"pb(
+    name: "Min"
+    op: "Min"
+    input: "x"
+    input: "axis"
+    attr {
+      key: "T"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "keep_dims"
+      value { b: false }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Prod", R"pb(
+    name: "Prod"
+    op: "Prod"
+    input: "x"
+    input: "axis"
+    attr {
+      key: "T"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "keep_dims"
+      value { b: true }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "All", R"pb(
+    name: "All"
+    op: "All"
+    input: "b"
+    input: "axis"
+    attr {
+      key: "Tidx"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "keep_dims"
+      value { b: false }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "Any", R"pb(
+    name: "Any"
+    op: "Any"
+    input: "b"
+    input: "Const/Const"
+    attr {
+      key: "Tidx"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "keep_dims"
+      value { b: true }
+    }
+  )pb"));
+}
+
+TEST(MathOpsTest, ArgMaxAndArgMin) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto dim = ops::Placeholder(root.WithOpName("dim"), DT_INT32);
+  EXPECT_EQ(ops::ArgMax(root, x, dim).output.type(), DT_INT64);
+  EXPECT_EQ(Output(ops::ArgMin(root, x, dim, ops::ArgMin::OutputType(DT_INT32))).type(), DT_INT32);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "ArgMax", R"pb(
+    name: "ArgMax"
+    op: "ArgMax"
+    input: "x"
+    input: "dim"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "output_type"
+      value { type: DT_INT64 }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "ArgMin", R"pb(
+    name: "ArgMin"
+    op: "ArgMin"
+    input: "x"
+    input: "dim"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "output_type"
+      value { type: DT_INT32 }
+    }
+  )pb"));
+}
+
+TEST(MathOpsTest, Cumsum) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  EXPECT_EQ(ops::Cumsum(root, x, 0).out.type(), DT_DOUBLE);
+  ops::Cumsum(root.WithOpName("er"), x, int64_t{-1}, ops::Cumsum::Exclusive(true).Reverse(true));
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "Cumsum", R"pb(
+    name: "Cumsum"
+    op: "Cumsum"
+    input: "x"
+    input: "Const/Const"
+    attr {
+      key: "T"
+      value { type: DT_DOUBLE }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "exclusive"
+      value { b: false }
+    }
+    attr {
+      key: "reverse"
+      value { b: false }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "er", R"pb(
+    name: "er"
+    op: "Cumsum"
+    input: "x"
+    input: "Const_1/Const"
+    attr {
+      key: "T"
+      value { type: DT_DOUBLE }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "exclusive"
+      value { b: true }
+    }
+    attr {
+      key: "reverse"
+      value { b: true }
+    }
   )pb"));
 }
 
@@ -246,6 +644,52 @@ TEST(MathOpsErrorTest, LogicalOpsNeedBoolInputs) {
               HasSubstr("while building node 'n' (LogicalNot): input 'x' must be bool, got int32"));
 }
 
+TEST(MathOpsErrorTest, AddNNeedsInputsOfOneType) {
+  Scope root = Scope::NewRootScope();
+  ops::AddN(root.WithOpName("s"), {1.f, 2.0});
+  EXPECT_THAT(ErrorOf(root), HasSubstr("while building node 's' (AddN): inconsistent values for "
+                                       "attr 'T': input 0 is float but input 1 is double"));
+  Scope other = Scope::NewRootScope();
+  ops::AddN(other.WithOpName("empty"), std::vector<Output>{});
+  EXPECT_THAT(ErrorOf(other), HasSubstr("while building node 'empty' (AddN): attr 'N' must be at "
+                                        "least 1, got 0 inputs"));
+}
+
+TEST(MathOpsErrorTest, SelectNeedsABoolCondition) {
+  Scope root = Scope::NewRootScope();
+  ops::Select(root.WithOpName("s"), 1, 2.f, 3.f);
+  EXPECT_THAT(ErrorOf(root),
+              HasSubstr("while building node 's' (Select): input 'condition' must be bool, got "
+                        "int32"));
+  Scope other = Scope::NewRootScope();
+  ops::SelectV2(other.WithOpName("v"), true, 2.f, 3);
+  EXPECT_THAT(ErrorOf(other), HasSubstr("while building node 'v' (SelectV2): inconsistent values "
+                                        "for attr 'T': input 0 is float but input 1 is int32"));
+}
+
+TEST(MathOpsErrorTest, LogicalReductionsNeedBool) {
+  Scope root = Scope::NewRootScope();
+  ops::All(root.WithOpName("a"), {1.f}, 0);
+  EXPECT_THAT(ErrorOf(root),
+              HasSubstr("while building node 'a' (All): input 'input' must be bool, got float"));
+  Scope other = Scope::NewRootScope();
+  ops::Any(other.WithOpName("b"), {true}, 0.f);
+  EXPECT_THAT(ErrorOf(other), HasSubstr("while building node 'b' (Any): attr 'Tidx'"));
+}
+
+TEST(MathOpsErrorTest, ArgOpsAndCumsumCheckIndexTypes) {
+  Scope root = Scope::NewRootScope();
+  ops::ArgMax(root.WithOpName("m"), {1.f}, 0, ops::ArgMax::OutputType(DT_FLOAT));
+  EXPECT_THAT(ErrorOf(root), HasSubstr("while building node 'm' (ArgMax): attr 'output_type' must "
+                                       "be int32 or int64, got float"));
+  Scope dim = Scope::NewRootScope();
+  ops::ArgMin(dim.WithOpName("n"), {1.f}, 0.f);
+  EXPECT_THAT(ErrorOf(dim), HasSubstr("while building node 'n' (ArgMin): attr 'Tidx'"));
+  Scope axis = Scope::NewRootScope();
+  ops::Cumsum(axis.WithOpName("c"), {1.f}, 0.f);
+  EXPECT_THAT(ErrorOf(axis), HasSubstr("while building node 'c' (Cumsum): attr 'Tidx'"));
+}
+
 TEST(MathOpsErrorTest, WrappersAfterAnErrorAddNothing) {
   Scope root = Scope::NewRootScope();
   root.UpdateStatus(absl::InvalidArgumentError("earlier"));
@@ -258,6 +702,14 @@ TEST(MathOpsErrorTest, WrappersAfterAnErrorAddNothing) {
   EXPECT_FALSE(ops::Equal(root, 1, 2).operation.valid());
   EXPECT_FALSE(ops::LogicalAnd(root, true, false).operation.valid());
   EXPECT_FALSE(ops::LogicalNot(root, true).operation.valid());
+  EXPECT_FALSE(ops::FloorMod(root, 1, 2).operation.valid());
+  EXPECT_FALSE(ops::Round(root, 1.f).operation.valid());
+  EXPECT_FALSE(ops::AddN(root, {1, 2}).operation.valid());
+  EXPECT_FALSE(ops::Select(root, true, 1, 2).operation.valid());
+  EXPECT_FALSE(ops::Prod(root, 1, 0).operation.valid());
+  EXPECT_FALSE(ops::All(root, true, 0).operation.valid());
+  EXPECT_FALSE(ops::ArgMax(root, {1}, 0).operation.valid());
+  EXPECT_FALSE(ops::Cumsum(root, {1}, 0).operation.valid());
   EXPECT_EQ(root.status().message(), "earlier");
 }
 

@@ -1,11 +1,101 @@
-// The BiasAdd wrapper (the other neural-network ops are header-only unary ops).
+// The neural-network op wrappers with attrs or several outputs (the one-input activations and
+// gradients are header-only): LeakyRelu(Grad), BiasAdd(Grad), the losses, LRN(Grad), pooling
+// and FusedBatchNormV3 with its gradient.
 #include "host/client/nn_ops.h"
 
+#include <initializer_list>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "host/client/op_builder.h"
+#include "host/graph/proto/attr_value.pb.h"
 
 namespace tessera {
 namespace ops {
+namespace {
+
+void AttrFloat(OpBuilder& builder, absl::string_view name, float value) {
+  tensorflow::AttrValue attr;
+  attr.set_f(value);
+  builder.AttrProto(name, attr);
+}
+
+// Records an error unless `value` is one of `allowed` (the op definition's list).
+void CheckOneOf(OpBuilder& builder, absl::string_view attr, const std::string& value,
+                std::initializer_list<const char*> allowed) {
+  for (const char* candidate : allowed) {
+    if (value == candidate) return;
+  }
+  builder.SetError(absl::StrCat("attr '", attr, "' must be one of \"",
+                                absl::StrJoin(allowed, "\", \""), "\", got \"", value, "\""));
+}
+
+Output NthOutput(const Operation& op, int i) { return op.valid() ? op.output(i) : Output(); }
+
+// ksize, strides, padding and data_format of a pooling op (MaxPool's explicit_paddings too).
+void PoolAttrs(OpBuilder& builder, const std::vector<int64_t>& ksize,
+               const std::vector<int64_t>& strides, const std::string& padding,
+               const std::string& data_format, const MaxPoolAttrs* max_pool) {
+  for (const auto* list : {&ksize, &strides}) {
+    if (list->size() < 4) {
+      builder.SetError(absl::StrCat("attr '", list == &ksize ? "ksize" : "strides",
+                                    "' must have at least 4 values, got ", list->size()));
+    }
+  }
+  builder.AttrIntList("ksize", ksize).AttrIntList("strides", strides);
+  builder.AttrString("padding", padding).AttrString("data_format", data_format);
+  CheckOneOf(builder, "data_format", data_format, {"NHWC", "NCHW"});
+  if (max_pool == nullptr) {
+    CheckOneOf(builder, "padding", padding, {"SAME", "VALID"});
+    return;
+  }
+  CheckOneOf(builder, "padding", padding, {"SAME", "VALID", "EXPLICIT"});
+  builder.AttrIntList("explicit_paddings", max_pool->explicit_paddings_);
+}
+
+void LrnAttrValues(OpBuilder& builder, const LrnAttrs& attrs) {
+  builder.AttrInt("depth_radius", attrs.depth_radius_);
+  AttrFloat(builder, "bias", attrs.bias_);
+  AttrFloat(builder, "alpha", attrs.alpha_);
+  AttrFloat(builder, "beta", attrs.beta_);
+}
+
+void BatchNormAttrValues(OpBuilder& builder, const FusedBatchNormAttrs& attrs, bool forward) {
+  AttrFloat(builder, "epsilon", attrs.epsilon_);
+  if (forward) AttrFloat(builder, "exponential_avg_factor", attrs.exponential_avg_factor_);
+  builder.AttrString("data_format", attrs.data_format_);
+  CheckOneOf(builder, "data_format", attrs.data_format_, {"NHWC", "NCHW", "NDHWC", "NCDHW"});
+  builder.AttrBool("is_training", attrs.is_training_);
+}
+
+}  // namespace
+
+LeakyRelu::LeakyRelu(const Scope& scope, Input features, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, features);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "LeakyRelu");
+  builder.Input(in);
+  AttrFloat(builder, "alpha", attrs.alpha_);
+  builder.AttrType("T", in.type());
+  operation = builder.Finalize({in.type()});
+  activations = internal::FirstOutput(operation);
+}
+
+LeakyReluGrad::LeakyReluGrad(const Scope& scope, Input gradients, Input features,
+                             const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output g = AsNodeOut(scope, gradients);
+  Output f = AsNodeOut(scope, features);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "LeakyReluGrad");
+  DataType t = builder.CommonType("T", {g, f});
+  builder.Input(g).Input(f);
+  AttrFloat(builder, "alpha", attrs.alpha_);
+  builder.AttrType("T", t);
+  operation = builder.Finalize({t});
+  backprops = internal::FirstOutput(operation);
+}
 
 BiasAdd::BiasAdd(const Scope& scope, Input value, Input bias)
     : BiasAdd(scope, value, bias, Attrs()) {}
@@ -24,6 +114,182 @@ BiasAdd::BiasAdd(const Scope& scope, Input value, Input bias, const Attrs& attrs
   builder.Input(v).Input(b).AttrType("T", t).AttrString("data_format", attrs.data_format_);
   operation = builder.Finalize({t});
   output = internal::FirstOutput(operation);
+}
+
+BiasAddGrad::BiasAddGrad(const Scope& scope, Input out_backprop, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, out_backprop);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "BiasAddGrad");
+  CheckOneOf(builder, "data_format", attrs.data_format_, {"NHWC", "NCHW"});
+  builder.Input(in).AttrType("T", in.type()).AttrString("data_format", attrs.data_format_);
+  operation = builder.Finalize({in.type()});
+  output = internal::FirstOutput(operation);
+}
+
+SoftmaxCrossEntropyWithLogits::SoftmaxCrossEntropyWithLogits(const Scope& scope, Input features,
+                                                             Input labels) {
+  if (!scope.ok()) return;
+  Output f = AsNodeOut(scope, features);
+  Output l = AsNodeOut(scope, labels);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "SoftmaxCrossEntropyWithLogits");
+  DataType t = builder.CommonType("T", {f, l});
+  builder.Input(f).Input(l).AttrType("T", t);
+  operation = builder.Finalize({t, t});
+  loss = NthOutput(operation, 0);
+  backprop = NthOutput(operation, 1);
+}
+
+SparseSoftmaxCrossEntropyWithLogits::SparseSoftmaxCrossEntropyWithLogits(const Scope& scope,
+                                                                         Input features,
+                                                                         Input labels) {
+  if (!scope.ok()) return;
+  Output f = AsNodeOut(scope, features);
+  Output l = AsNodeOut(scope, labels);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "SparseSoftmaxCrossEntropyWithLogits");
+  builder.CheckType("Tlabels", l, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(f).Input(l).AttrType("T", f.type()).AttrType("Tlabels", l.type());
+  operation = builder.Finalize({f.type(), f.type()});
+  loss = NthOutput(operation, 0);
+  backprop = NthOutput(operation, 1);
+}
+
+LRN::LRN(const Scope& scope, Input input, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "LRN");
+  builder.Input(in);
+  LrnAttrValues(builder, attrs);
+  builder.AttrType("T", in.type());
+  operation = builder.Finalize({in.type()});
+  output = internal::FirstOutput(operation);
+}
+
+LRNGrad::LRNGrad(const Scope& scope, Input input_grads, Input input_image, Input output_image,
+                 const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output grads = AsNodeOut(scope, input_grads);
+  Output image = AsNodeOut(scope, input_image);
+  Output out = AsNodeOut(scope, output_image);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "LRNGrad");
+  DataType t = builder.CommonType("T", {grads, image, out});
+  builder.Input(grads).Input(image).Input(out);
+  LrnAttrValues(builder, attrs);
+  builder.AttrType("T", t);
+  operation = builder.Finalize({t});
+  output = internal::FirstOutput(operation);
+}
+
+MaxPool::MaxPool(const Scope& scope, Input input, const std::vector<int64_t>& ksize,
+                 const std::vector<int64_t>& strides, const std::string& padding,
+                 const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MaxPool");
+  builder.Input(in).AttrType("T", in.type());
+  PoolAttrs(builder, ksize, strides, padding, attrs.data_format_, &attrs);
+  operation = builder.Finalize({in.type()});
+  output = internal::FirstOutput(operation);
+}
+
+MaxPoolGrad::MaxPoolGrad(const Scope& scope, Input orig_input, Input orig_output, Input grad,
+                         const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                         const std::string& padding, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, orig_input);
+  Output out = AsNodeOut(scope, orig_output);
+  Output g = AsNodeOut(scope, grad);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MaxPoolGrad");
+  DataType t = builder.CommonType("T", {in, out, g});
+  builder.Input(in).Input(out).Input(g).AttrType("T", t);
+  PoolAttrs(builder, ksize, strides, padding, attrs.data_format_, &attrs);
+  operation = builder.Finalize({t});
+  output = internal::FirstOutput(operation);
+}
+
+AvgPool::AvgPool(const Scope& scope, Input value, const std::vector<int64_t>& ksize,
+                 const std::vector<int64_t>& strides, const std::string& padding,
+                 const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, value);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "AvgPool");
+  builder.Input(in).AttrType("T", in.type());
+  PoolAttrs(builder, ksize, strides, padding, attrs.data_format_, nullptr);
+  operation = builder.Finalize({in.type()});
+  output = internal::FirstOutput(operation);
+}
+
+AvgPoolGrad::AvgPoolGrad(const Scope& scope, Input orig_input_shape, Input grad,
+                         const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                         const std::string& padding, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output shape = AsNodeOut(scope, orig_input_shape);
+  Output g = AsNodeOut(scope, grad);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "AvgPoolGrad");
+  if (shape.valid() && shape.type() != TSR_DTYPE_INT32) {
+    builder.SetError(
+        absl::StrCat("input 'orig_input_shape' must be int32, got ", DataTypeString(shape.type())));
+  }
+  builder.Input(shape).Input(g).AttrType("T", g.type());
+  PoolAttrs(builder, ksize, strides, padding, attrs.data_format_, nullptr);
+  operation = builder.Finalize({g.type()});
+  output = internal::FirstOutput(operation);
+}
+
+FusedBatchNormV3::FusedBatchNormV3(const Scope& scope, Input x, Input scale, Input offset,
+                                   Input mean, Input variance, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, x);
+  std::vector<Output> stats = {AsNodeOut(scope, scale), AsNodeOut(scope, offset),
+                               AsNodeOut(scope, mean), AsNodeOut(scope, variance)};
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "FusedBatchNormV3");
+  const DataType u = builder.CommonType("U", stats);
+  builder.Input(in).Inputs(stats).AttrType("T", in.type()).AttrType("U", u);
+  BatchNormAttrValues(builder, attrs, /*forward=*/true);
+  operation = builder.Finalize({in.type(), u, u, u, u, u});
+  y = NthOutput(operation, 0);
+  batch_mean = NthOutput(operation, 1);
+  batch_variance = NthOutput(operation, 2);
+  reserve_space_1 = NthOutput(operation, 3);
+  reserve_space_2 = NthOutput(operation, 4);
+  reserve_space_3 = NthOutput(operation, 5);
+}
+
+FusedBatchNormGradV3::FusedBatchNormGradV3(const Scope& scope, Input y_backprop, Input x,
+                                           Input scale, Input reserve_space_1,
+                                           Input reserve_space_2, Input reserve_space_3,
+                                           const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output dy = AsNodeOut(scope, y_backprop);
+  Output in = AsNodeOut(scope, x);
+  Output s = AsNodeOut(scope, scale);
+  std::vector<Output> reserves = {AsNodeOut(scope, reserve_space_1),
+                                  AsNodeOut(scope, reserve_space_2),
+                                  AsNodeOut(scope, reserve_space_3)};
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "FusedBatchNormGradV3");
+  const DataType t = builder.CommonType("T", {dy, in});
+  if (s.valid() && s.type() != TSR_DTYPE_FLOAT) {
+    builder.SetError(absl::StrCat("input 'scale' must be float, got ", DataTypeString(s.type())));
+  }
+  const DataType u = builder.CommonType("U", reserves);
+  builder.Input(dy).Input(in).Input(s).Inputs(reserves).AttrType("T", t).AttrType("U", u);
+  BatchNormAttrValues(builder, attrs, /*forward=*/false);
+  operation = builder.Finalize({t, u, u, u, u});
+  x_backprop = NthOutput(operation, 0);
+  scale_backprop = NthOutput(operation, 1);
+  offset_backprop = NthOutput(operation, 2);
+  reserve_space_4 = NthOutput(operation, 3);
+  reserve_space_5 = NthOutput(operation, 4);
 }
 
 }  // namespace ops

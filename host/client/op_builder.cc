@@ -145,6 +145,11 @@ OpBuilder& OpBuilder::AttrShape(absl::string_view name, const PartialTensorShape
   return *this;
 }
 
+OpBuilder& OpBuilder::AttrProto(absl::string_view name, const tensorflow::AttrValue& value) {
+  (*node_.mutable_attr())[std::string(name)] = value;
+  return *this;
+}
+
 OpBuilder& OpBuilder::AttrTensor(absl::string_view name, const Tensor& value) {
   if (!value.IsInitialized()) {
     SetError(absl::StrCat("attr '", name, "' is an uninitialized tensor"));

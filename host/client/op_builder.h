@@ -42,6 +42,8 @@ class OpBuilder {
   OpBuilder& AttrIntList(absl::string_view name, absl::Span<const int64_t> values);
   OpBuilder& AttrShape(absl::string_view name, const PartialTensorShape& shape);
   OpBuilder& AttrTensor(absl::string_view name, const Tensor& value);
+  // Any attr value as is (gradient functions copy their forward node's attrs this way).
+  OpBuilder& AttrProto(absl::string_view name, const tensorflow::AttrValue& value);
 
   // Records an error for this node (the first one wins); Finalize then adds nothing.
   void SetError(absl::string_view message);

@@ -8,9 +8,11 @@
 #define TESSERA_HOST_CLIENT_OPS_H_
 
 #include "host/client/array_ops.h"
+#include "host/client/conv_ops.h"
 #include "host/client/math_ops.h"
 #include "host/client/nn_ops.h"
 #include "host/client/output.h"
+#include "host/client/random_ops.h"
 #include "host/client/scope.h"
 #include "host/client/state_ops.h"
 #include "host/client/training_ops.h"

@@ -11,6 +11,8 @@ namespace tessera {
 struct Scope::Graph {
   tensorflow::GraphDef def;
   absl::flat_hash_set<std::string> node_names;
+  // By node name: the index in `def` and the output types.
+  absl::flat_hash_map<std::string, std::pair<int, std::vector<DataType>>> nodes;
   absl::Status status;
 };
 
@@ -36,6 +38,7 @@ Scope Scope::NewRootScope() {
   scope.graph_ = std::make_shared<Graph>();
   scope.graph_->def.mutable_versions()->set_producer(kGraphDefProducerVersion);
   scope.name_map_ = std::make_shared<NameMap>();
+  scope.root_name_map_ = scope.name_map_;
   return scope;
 }
 
@@ -77,6 +80,16 @@ Scope Scope::WithNoControlDependencies() const {
   Scope scope = *this;
   scope.control_deps_.clear();
   return scope;
+}
+
+Scope Scope::Root() const {
+  Scope root = *this;
+  root.name_.clear();
+  root.op_name_.clear();
+  root.device_.clear();
+  root.control_deps_.clear();
+  root.name_map_ = root_name_map_;
+  return root;
 }
 
 std::string Scope::UniqueName(const std::string& prefix) const {
@@ -150,8 +163,17 @@ Operation Scope::AddNode(tensorflow::NodeDef node, std::vector<DataType> output_
 
   graph_->node_names.insert(node.name());
   std::string name = node.name();
+  graph_->nodes[name] = {graph_->def.node_size(), output_types};
   *graph_->def.add_node() = std::move(node);
   return Operation(graph_.get(), std::move(name), std::move(output_types));
+}
+
+const tensorflow::NodeDef* Scope::FindNode(const std::string& name,
+                                           std::vector<DataType>* output_types) const {
+  auto it = graph_->nodes.find(name);
+  if (it == graph_->nodes.end()) return nullptr;
+  if (output_types != nullptr) *output_types = it->second.second;
+  return &graph_->def.node(it->second.first);
 }
 
 }  // namespace tessera

@@ -49,6 +49,9 @@ class Scope {
   Scope WithControlDependencies(const std::vector<Operation>& control_deps) const;
   Scope WithControlDependencies(const Output& control_dep) const;
   Scope WithNoControlDependencies() const;
+  // The graph's root scope: no name prefix, no control dependencies, no device (for nodes whose
+  // names TensorFlow fixes regardless of the current name scope, such as optimizer slots).
+  Scope Root() const;
 
   // The name the next op of type `default_name` gets, reserving it.
   std::string GetUniqueNameForOp(const std::string& default_name) const;
@@ -71,6 +74,12 @@ class Scope {
   // node name and that it is not taken. Returns an invalid Operation when the scope has an error.
   Operation AddNode(tensorflow::NodeDef node, std::vector<DataType> output_types) const;
 
+  // The node named `name` in this scope's graph (and its output types), or nullptr. The pointer
+  // stays valid while the graph lives; later nodes do not move it. For graph walks such as
+  // AddSymbolicGradients.
+  const tensorflow::NodeDef* FindNode(const std::string& name,
+                                      std::vector<DataType>* output_types = nullptr) const;
+
  private:
   struct Graph;
   using NameMap = absl::flat_hash_map<std::string, int>;
@@ -81,6 +90,7 @@ class Scope {
 
   std::shared_ptr<Graph> graph_;
   std::shared_ptr<NameMap> name_map_;
+  std::shared_ptr<NameMap> root_name_map_;  // the root name scope's, for Root()
   std::string name_;
   std::string op_name_;
   std::string device_;

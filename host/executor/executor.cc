@@ -9,6 +9,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "host/executor/executor_internal.h"
+#include "host/executor/host_kernels.h"
+#include "host/executor/shared_kernels.h"
 #include "host/executor/kernel_factory.h"
 #include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
@@ -262,6 +264,38 @@ uint64_t StableHash(absl::string_view text) {
   return hash;
 }
 
+// The node's kernel: a stateful plugin kernel comes from the session's SharedKernels (made once
+// per session), everything else is made for this executor. Host kernels are never shared: their
+// attributes (transfer keys, call-frame indices) belong to one signature's rewritten graph.
+absl::StatusOr<std::shared_ptr<OpKernel>> CreateNodeKernel(const ExecutorParams& params,
+                                                           const Node& node,
+                                                           KernelNodeInfo* info) {
+  const bool stateful = node.op_registration() != nullptr &&
+                        node.op_registration()->op_def.is_stateful() && !IsHostKernelOp(node.op());
+  if (params.shared_kernels == nullptr || !stateful) {
+    ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel,
+                     params.kernel_factory->CreateKernel(node, params.device, info,
+                                                         params.resource_manager));
+    return std::shared_ptr<OpKernel>(std::move(kernel));
+  }
+  bool created = false;
+  ASSIGN_OR_RETURN(std::shared_ptr<OpKernel> kernel,
+                   params.shared_kernels->GetOrCreate(params.device->name(), node.name(), [&]() {
+                     created = true;
+                     return params.kernel_factory->CreateKernel(node, params.device, info,
+                                                                params.resource_manager);
+                   }));
+  if (!created) {
+    // Filled by CreateKernel when the kernel is made; found again for a shared one.
+    std::vector<bool> inputs_on_host;
+    std::vector<bool> outputs_on_host;
+    RETURN_IF_ERROR(params.kernel_factory->HostMemoryArgs(node, params.device->device_type(),
+                                                          &inputs_on_host, &outputs_on_host));
+    info->output_in_host_memory.assign(outputs_on_host.begin(), outputs_on_host.end());
+  }
+  return kernel;
+}
+
 }  // namespace
 
 absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
@@ -304,9 +338,7 @@ absl::Status Executor::Build(const ExecutorParams& params, const Graph& graph) {
       item.info.output_types.push_back(node.output_type(k));
     }
     item.info.output_in_host_memory.assign(node.num_outputs(), false);
-    ASSIGN_OR_RETURN(item.kernel,
-                     params.kernel_factory->CreateKernel(node, params.device, &item.info,
-                                                         params.resource_manager));
+    ASSIGN_OR_RETURN(item.kernel, CreateNodeKernel(params, node, &item.info));
     item.is_cheap = item.kernel->traits().is_cheap;
     item.is_async = item.kernel->traits().is_async;
     item.is_merge = IsMerge(node);

@@ -26,6 +26,7 @@ class Graph;
 class KernelFactory;
 class LocalRendezvous;
 class ResourceManager;
+class SharedKernels;
 class StepStatsCollector;
 class ThreadPool;
 
@@ -35,6 +36,8 @@ struct ExecutorParams {
   const KernelFactory* kernel_factory = nullptr;
   // The session's variables; null when the graph has none.
   ResourceManager* resource_manager = nullptr;
+  // The session's stateful plugin kernels, shared with its other executors; null: none shared.
+  SharedKernels* shared_kernels = nullptr;
   // Set when another partition of the same step has control flow, so a _Recv may deliver a dead
   // value: the executor then tracks deadness even without control-flow nodes of its own.
   bool dead_inputs_possible = false;
@@ -85,7 +88,7 @@ class Executor {
   };
   struct NodeItem {
     KernelNodeInfo info;
-    std::unique_ptr<OpKernel> kernel;
+    std::shared_ptr<OpKernel> kernel;  // shared with other executors for stateful nodes
     int32_t frame = 0;        // static frame the node runs in
     int32_t pending_id = 0;   // index in its frame's per-iteration counters
     int32_t input_start = 0;  // first input slot in its frame's per-iteration slots

@@ -1,11 +1,18 @@
 // TensorFlow's array ops: Const, Identity, placeholders, Reshape, Shape, ExpandDims, Squeeze,
-// ConcatV2, Fill, ZerosLike and Pack, with their shape functions.
+// ConcatV2, Fill, ZerosLike, OnesLike, Pack, the identity family (IdentityN, StopGradient,
+// Snapshot), Size, Rank, BroadcastGradientArgs, Where and Range, with their shape functions;
+// then the slicing and reshaping groups (array_slice_ops.cc, array_transform_ops.cc).
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <set>
+#include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "host/graph/tensor_proto_util.h"
+#include "host/ops/array_op_groups.h"
 #include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
 #include "registry/status_macros.h"
@@ -293,6 +300,119 @@ absl::Status PackShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
+absl::Status ScalarShape(ShapeInferenceContext& ctx) {
+  ctx.set_output(0, PartialShape::Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status IdentityNShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < ctx.num_inputs() && i < ctx.num_outputs(); ++i) {
+    ctx.set_output(i, ctx.input(i));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BroadcastGradientArgsShape(ShapeInferenceContext& ctx) {
+  RETURN_IF_ERROR(ctx.WithRank(0, 1).status());
+  RETURN_IF_ERROR(ctx.WithRank(1, 1).status());
+  ctx.set_output(0, PartialShape({kUnknownDim}));
+  ctx.set_output(1, PartialShape({kUnknownDim}));
+  return absl::OkStatus();
+}
+
+absl::Status WhereShape(ShapeInferenceContext& ctx) {
+  const PartialShape& input = ctx.input(0);
+  ctx.set_output(0, PartialShape({kUnknownDim, input.rank_known() ? input.rank() : kUnknownDim}));
+  return absl::OkStatus();
+}
+
+template <typename T>
+bool IsNegative(T value) {
+  if constexpr (std::is_signed_v<T>) {
+    return value < 0;
+  } else {
+    return false;
+  }
+}
+
+// The length of Range(start, limit, delta), with TensorFlow's errors.
+template <typename T>
+absl::StatusOr<int64_t> RangeLength(const ShapeInferenceContext& ctx, T start, T limit, T delta) {
+  using Printed = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+  const bool positive = delta > 0;
+  if (start > limit && positive) {
+    return ctx.Error(absl::StrCat("Requires start <= limit when delta > 0: ",
+                                  static_cast<Printed>(start), "/", static_cast<Printed>(limit)));
+  }
+  if (start < limit && IsNegative(delta)) {
+    return ctx.Error(absl::StrCat("Requires start >= limit when delta < 0: ",
+                                  static_cast<Printed>(start), "/", static_cast<Printed>(limit)));
+  }
+  if (delta == 0) return ctx.Error("Requires delta != 0");
+  if constexpr (std::is_integral_v<T>) {
+    const int64_t span = std::abs(static_cast<int64_t>(limit) - static_cast<int64_t>(start));
+    const int64_t step = std::abs(static_cast<int64_t>(delta));
+    return span / step + (span % step != 0 ? 1 : 0);
+  } else {
+    const double length = std::ceil(std::abs((static_cast<double>(limit) - start) / delta));
+    if (!(length <= static_cast<double>(std::numeric_limits<int64_t>::max()))) {
+      return ctx.Error("Requires ((limit - start) / delta) <= 9223372036854775807");
+    }
+    return static_cast<int64_t>(length);
+  }
+}
+
+template <typename T>
+absl::StatusOr<int64_t> RangeLengthOf(const ShapeInferenceContext& ctx) {
+  const T start = ctx.input_tensor(0)->data<T>()[0];
+  const T limit = ctx.input_tensor(1)->data<T>()[0];
+  const T delta = ctx.input_tensor(2)->data<T>()[0];
+  return RangeLength<T>(ctx, start, limit, delta);
+}
+
+absl::Status RangeShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < 3; ++i) RETURN_IF_ERROR(ctx.WithRank(i, 0).status());
+  for (int i = 0; i < 3; ++i) {
+    const Tensor* t = ctx.input_tensor(i);
+    if (t == nullptr || t->NumElements() != 1) {
+      ctx.set_output(0, PartialShape({kUnknownDim}));
+      return absl::OkStatus();
+    }
+  }
+  absl::StatusOr<int64_t> length = int64_t{kUnknownDim};
+  switch (ctx.input_type(0)) {
+    case TSR_DTYPE_FLOAT:
+      length = RangeLengthOf<float>(ctx);
+      break;
+    case TSR_DTYPE_DOUBLE:
+      length = RangeLengthOf<double>(ctx);
+      break;
+    case TSR_DTYPE_INT8:
+      length = RangeLengthOf<int8_t>(ctx);
+      break;
+    case TSR_DTYPE_INT16:
+      length = RangeLengthOf<int16_t>(ctx);
+      break;
+    case TSR_DTYPE_INT32:
+      length = RangeLengthOf<int32_t>(ctx);
+      break;
+    case TSR_DTYPE_INT64:
+      length = RangeLengthOf<int64_t>(ctx);
+      break;
+    case TSR_DTYPE_UINT16:
+      length = RangeLengthOf<uint16_t>(ctx);
+      break;
+    case TSR_DTYPE_UINT32:
+      length = RangeLengthOf<uint32_t>(ctx);
+      break;
+    default:  // half and bfloat16 constants are left to the kernel
+      break;
+  }
+  if (!length.ok()) return length.status();
+  ctx.set_output(0, PartialShape({*length}));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterArrayOps(OpRegistry* registry) {
@@ -370,7 +490,67 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .TypeAttr("T")
                                            .IntAttr("axis", 0)
                                            .SetShapeFn(PackShape)));
-  return absl::OkStatus();
+  RETURN_IF_ERROR(RegisterOp(
+      registry,
+      OpDefBuilder("OnesLike")
+          .Input("x", "T")
+          .Output("y", "T")
+          .TypeAttr("T", {TSR_DTYPE_BFLOAT16, TSR_DTYPE_HALF, TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE,
+                          TSR_DTYPE_INT8, TSR_DTYPE_UINT8, TSR_DTYPE_INT16, TSR_DTYPE_UINT16,
+                          kInt32, TSR_DTYPE_UINT32, kInt64, TSR_DTYPE_UINT64, TSR_DTYPE_COMPLEX64,
+                          TSR_DTYPE_COMPLEX128, TSR_DTYPE_BOOL})
+          .SetShapeFn(UnchangedShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("IdentityN")
+                                           .InputTypeList("input", "T")
+                                           .OutputTypeList("output", "T")
+                                           .TypeListAttr("T")
+                                           .SetShapeFn(IdentityNShape)));
+  for (const char* op : {"StopGradient", "Snapshot"}) {
+    RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder(op)
+                                             .Input("input", "T")
+                                             .Output("output", "T")
+                                             .TypeAttr("T")
+                                             .SetShapeFn(UnchangedShape)));
+  }
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Size")
+                                           .Input("input", "T")
+                                           .Output("output", "out_type")
+                                           .TypeAttr("T")
+                                           .TypeAttr("out_type", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(ScalarShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Rank")
+                                           .Input("input", "T")
+                                           .Output("output", kInt32)
+                                           .TypeAttr("T")
+                                           .SetShapeFn(ScalarShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("BroadcastGradientArgs")
+                                           .Input("s0", "T")
+                                           .Input("s1", "T")
+                                           .Output("r0", "T")
+                                           .Output("r1", "T")
+                                           .TypeAttr("T", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(BroadcastGradientArgsShape)));
+  std::vector<DataType> where_types = NumberTypes();
+  where_types.push_back(TSR_DTYPE_BOOL);
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Where")
+                                           .Input("input", "T")
+                                           .TypeAttr("T", where_types, TSR_DTYPE_BOOL)
+                                           .Output("index", kInt64)
+                                           .SetShapeFn(WhereShape)));
+  RETURN_IF_ERROR(
+      RegisterOp(registry, OpDefBuilder("Range")
+                               .Input("start", "Tidx")
+                               .Input("limit", "Tidx")
+                               .Input("delta", "Tidx")
+                               .Output("output", "Tidx")
+                               .TypeAttr("Tidx",
+                                         {TSR_DTYPE_BFLOAT16, TSR_DTYPE_HALF, TSR_DTYPE_FLOAT,
+                                          TSR_DTYPE_DOUBLE, TSR_DTYPE_INT8, TSR_DTYPE_INT16, kInt32,
+                                          kInt64, TSR_DTYPE_UINT16, TSR_DTYPE_UINT32},
+                                         kInt32)
+                               .SetShapeFn(RangeShape)));
+  RETURN_IF_ERROR(RegisterArraySliceOps(registry));
+  return RegisterArrayTransformOps(registry);
 }
 
 }  // namespace tessera

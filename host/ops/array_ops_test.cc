@@ -274,5 +274,84 @@ TEST_F(ArrayOpsTest, IdentityAndZerosLikeKeepTheShape) {
   }
 }
 
+TEST_F(ArrayOpsTest, IdentityFamilyKeepsShapes) {
+  for (const char* op : {"OnesLike", "StopGradient", "Snapshot"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, -1})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({2, -1})));
+  }
+  constexpr char kTypes[] =
+      R"pb(attr { key: "T" value { list { type: DT_FLOAT type: DT_INT32 } } })pb";
+  auto out = InferShapes(*ops_, "IdentityN", kTypes, {PartialShape({3}), PartialShape::Unknown()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3}), PartialShape::Unknown()));
+  // OnesLike takes TensorFlow's numeric types and bool, not string.
+  const tensorflow::OpDef& ones_like = ops_->Find("OnesLike")->op_def;
+  EXPECT_EQ(ones_like.attr(0).allowed_values().list().type_size(), 15);
+  ExpectError(InferShapes(*ops_, "OnesLike", R"pb(attr { key: "T" value { type: DT_STRING } })pb",
+                          {PartialShape({1})}),
+              "string");
+}
+
+TEST_F(ArrayOpsTest, SizeRankAndBroadcastGradientArgs) {
+  for (const char* op : {"Size", "Rank"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, 3})});
+    ASSERT_TRUE(out.ok()) << op;
+    EXPECT_THAT(*out, ElementsAre(PartialShape::Scalar()));
+  }
+  EXPECT_EQ(ops_->Find("Size")->op_def.attr(1).default_value().type(), tensorflow::DT_INT32);
+  EXPECT_EQ(ops_->Find("Rank")->op_def.output_arg(0).type(), tensorflow::DT_INT32);
+  constexpr char kInt64[] = R"pb(attr { key: "T" value { type: DT_INT64 } })pb";
+  auto out = InferShapes(*ops_, "BroadcastGradientArgs", kInt64,
+                         {PartialShape({3}), PartialShape({-1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1}), PartialShape({-1})));
+  ExpectError(InferShapes(*ops_, "BroadcastGradientArgs", kInt64,
+                          {PartialShape({3, 1}), PartialShape({2})}),
+              "BroadcastGradientArgs: shape must be rank 1 but is rank 2 (input 0)");
+}
+
+TEST_F(ArrayOpsTest, WhereGivesOneRowPerTrueElement) {
+  auto out = InferShapes(*ops_, "Where", "", {PartialShape({2, -1, 4})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 3})));
+  out = InferShapes(*ops_, "Where", kFloat, {PartialShape::Unknown()});
+  ASSERT_TRUE(out.ok());
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, -1})));
+  EXPECT_EQ(ops_->Find("Where")->op_def.attr(0).default_value().type(), tensorflow::DT_BOOL);
+}
+
+TEST_F(ArrayOpsTest, RangeLengthFromConstants) {
+  Tensor start = Tensor::Scalar<int32_t>(2);
+  Tensor limit = Tensor::Scalar<int32_t>(11);
+  Tensor delta = Tensor::Scalar<int32_t>(3);
+  const std::vector<PartialShape> scalars(3, PartialShape::Scalar());
+  auto out = InferShapes(*ops_, "Range", "", scalars, {&start, &limit, &delta});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3})));
+  Tensor fstart = Tensor::Scalar<float>(1.f);
+  Tensor flimit = Tensor::Scalar<float>(0.f);
+  Tensor fdelta = Tensor::Scalar<float>(-0.25f);
+  out = InferShapes(*ops_, "Range", R"pb(attr { key: "Tidx" value { type: DT_FLOAT } })pb",
+                    scalars, {&fstart, &flimit, &fdelta});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({4})));
+  out = InferShapes(*ops_, "Range", "", scalars, {&start, nullptr, &delta});
+  ASSERT_TRUE(out.ok());
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1})));
+  ExpectError(InferShapes(*ops_, "Range", "", scalars, {&limit, &start, &delta}),
+              "Range: Requires start <= limit when delta > 0: 11/2");
+  Tensor zero = Tensor::Scalar<int32_t>(0);
+  ExpectError(InferShapes(*ops_, "Range", "", scalars, {&start, &limit, &zero}),
+              "Requires delta != 0");
+  Tensor negative = Tensor::Scalar<int32_t>(-1);
+  ExpectError(InferShapes(*ops_, "Range", "", scalars, {&start, &limit, &negative}),
+              "Requires start >= limit when delta < 0: 2/11");
+  ExpectError(InferShapes(*ops_, "Range", "",
+                          {PartialShape({2}), PartialShape::Scalar(), PartialShape::Scalar()}),
+              "shape must be rank 0 but is rank 1 (input 0)");
+  EXPECT_EQ(ops_->Find("Range")->op_def.attr(0).default_value().type(), tensorflow::DT_INT32);
+}
+
 }  // namespace
 }  // namespace tessera

@@ -21,6 +21,7 @@ absl::Status RegisterStandardOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterStateOps(registry));
   RETURN_IF_ERROR(RegisterTrainingOps(registry));
   RETURN_IF_ERROR(RegisterIoOps(registry));
+  RETURN_IF_ERROR(RegisterArrayGradOps(registry));
   return absl::OkStatus();
 }
 

@@ -24,6 +24,7 @@ absl::Status RegisterRandomOps(OpRegistry* registry);    // random_ops.cc
 absl::Status RegisterStateOps(OpRegistry* registry);     // state_ops.cc
 absl::Status RegisterTrainingOps(OpRegistry* registry);  // training_ops.cc
 absl::Status RegisterIoOps(OpRegistry* registry);        // io_ops.cc
+absl::Status RegisterArrayGradOps(OpRegistry* registry);  // array_grad_ops.cc
 
 // Builds and registers one definition.
 absl::Status RegisterOp(OpRegistry* registry, const OpDefBuilder& builder);

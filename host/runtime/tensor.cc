@@ -1,17 +1,19 @@
 // Tensor, TensorShape and the host allocator.
 #include "host/runtime/tensor.h"
 
-#include "registry/status_macros.h"
-
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -81,6 +83,56 @@ class AlignedHostAllocator final : public Allocator {
   size_t cached_bytes_ = 0;
 };
 
+// Buffers of std::string objects in host memory: Allocate constructs `size / sizeof(std::string)`
+// empty strings, Free destroys as many, so a string tensor's buffer cleans up after itself when
+// its last reference goes, like any other TensorBuffer.
+class StringHostAllocator final : public Allocator {
+ public:
+  std::string Name() const override { return "host strings"; }
+  absl::StatusOr<void*> Allocate(size_t size, size_t alignment) override {
+    absl::StatusOr<void*> ptr = HostAllocator()->Allocate(size, alignment);
+    if (!ptr.ok()) return ptr.status();
+    auto* strings = static_cast<std::string*>(*ptr);
+    for (size_t i = 0; i < size / sizeof(std::string); ++i) new (strings + i) std::string();
+    return *ptr;
+  }
+  void Free(void* ptr, size_t size) override {
+    if (ptr == nullptr) return;
+    auto* strings = static_cast<std::string*>(ptr);
+    for (size_t i = 0; i < size / sizeof(std::string); ++i) strings[i].~basic_string();
+    HostAllocator()->Free(ptr, size);
+  }
+  bool host_accessible() const override { return true; }
+};
+
+absl::StatusOr<Tensor> AllocateStrings(Allocator* allocator, const TensorShape& shape) {
+  if (!allocator->host_accessible()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "string tensors live in host memory only; cannot allocate a string tensor of shape ",
+        shape.DebugString(), " in the memory of '", allocator->Name(),
+        "', which the host cannot reach"));
+  }
+  const auto n = static_cast<uint64_t>(shape.num_elements());
+  if (n > std::numeric_limits<size_t>::max() / sizeof(std::string)) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("string tensor of shape ", shape.DebugString(), " is too large"));
+  }
+  const size_t bytes = static_cast<size_t>(n) * sizeof(std::string);
+  if (bytes == 0) return Tensor(TSR_DTYPE_STRING, shape, nullptr);
+  ASSIGN_OR_RETURN(void* data, StringAllocator()->Allocate(bytes, kTensorAlignment));
+  return Tensor(TSR_DTYPE_STRING, shape,
+                std::make_shared<TensorBuffer>(StringAllocator(), data, bytes));
+}
+
+// True when `t`'s buffer holds its strings (a string tensor made by Allocate, or sharing such a
+// buffer); false for one assembled from some other buffer.
+bool HoldsStrings(const Tensor& t) {
+  const std::shared_ptr<TensorBuffer>& buffer = t.buffer();
+  if (buffer == nullptr) return t.NumElements() == 0;
+  return buffer->allocator() == StringAllocator() &&
+         buffer->size() / sizeof(std::string) >= static_cast<uint64_t>(t.NumElements());
+}
+
 template <typename T>
 void AppendValues(const Tensor& t, int64_t n, std::string* out) {
   const T* p = t.data<T>();
@@ -90,6 +142,8 @@ void AppendValues(const Tensor& t, int64_t n, std::string* out) {
       out->append(p[i] ? "true" : "false");
     } else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {
       absl::StrAppend(out, static_cast<int>(p[i]));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      absl::StrAppend(out, "\"", absl::CEscape(p[i]), "\"");
     } else {
       absl::StrAppend(out, p[i]);
     }
@@ -113,6 +167,11 @@ Allocator* HostAllocator() {
   return allocator;
 }
 
+Allocator* StringAllocator() {
+  static StringHostAllocator* allocator = new StringHostAllocator();
+  return allocator;
+}
+
 Tensor::Tensor(DataType dtype, const TensorShape& shape) : dtype_(dtype), shape_(shape) {
   absl::StatusOr<Tensor> t = Allocate(HostAllocator(), dtype, shape);
   TSR_CHECK(t.ok(), t.status().ToString());
@@ -121,16 +180,20 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape) : dtype_(dtype), shape_
 
 absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
                                         const TensorShape& shape) {
-  size_t element_size = DataTypeSize(dtype);
-  if (element_size == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot allocate a dense tensor of type ", DataTypeString(dtype)));
-  }
   for (int64_t d : shape.dims()) {
     if (d < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("cannot allocate a tensor of shape ", shape.DebugString()));
     }
+  }
+  if (dtype == TSR_DTYPE_STRING) return AllocateStrings(allocator, shape);
+  // The string allocator constructs strings in what it hands out: dense buffers come from the
+  // plain host allocator instead.
+  if (allocator == StringAllocator()) allocator = HostAllocator();
+  size_t element_size = DataTypeSize(dtype);
+  if (element_size == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot allocate a dense tensor of type ", DataTypeString(dtype)));
   }
   size_t bytes = static_cast<size_t>(shape.num_elements()) * element_size;
   if (bytes == 0) return Tensor(dtype, shape, nullptr);
@@ -149,8 +212,28 @@ absl::StatusOr<Tensor> Tensor::DeepCopy() const {
   }
   absl::StatusOr<Tensor> copy = Allocate(HostAllocator(), dtype_, shape_);
   if (!copy.ok()) return copy.status();
+  if (dtype_ == TSR_DTYPE_STRING) {
+    if (!HoldsStrings(*this)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "string tensor of shape ", shape_.DebugString(), " has no buffer of strings to copy"));
+    }
+    if (buffer_ != nullptr) {
+      const absl::Span<std::string> from = flat<std::string>();
+      std::copy(from.begin(), from.end(), copy->data<std::string>());
+    }
+    return copy;
+  }
   if (TotalBytes() > 0) std::memcpy(copy->data(), data(), TotalBytes());
   return copy;
+}
+
+Tensor Tensor::Strings(const TensorShape& shape, absl::Span<const std::string> values) {
+  Tensor t(TSR_DTYPE_STRING, shape);
+  TSR_CHECK(static_cast<int64_t>(values.size()) == t.NumElements(),
+            absl::StrCat("Tensor::Strings got ", values.size(), " values for shape ",
+                         shape.DebugString()));
+  std::copy(values.begin(), values.end(), t.data<std::string>());
+  return t;
 }
 
 std::string Tensor::SummarizeValues(int max_entries) const {
@@ -159,18 +242,45 @@ std::string Tensor::SummarizeValues(int max_entries) const {
   int64_t n = std::min<int64_t>(NumElements(), max_entries);
   std::string out;
   switch (dtype_) {
-    case TSR_DTYPE_FLOAT: AppendValues<float>(*this, n, &out); break;
-    case TSR_DTYPE_DOUBLE: AppendValues<double>(*this, n, &out); break;
-    case TSR_DTYPE_INT32: AppendValues<int32_t>(*this, n, &out); break;
-    case TSR_DTYPE_INT64: AppendValues<int64_t>(*this, n, &out); break;
-    case TSR_DTYPE_BOOL: AppendValues<bool>(*this, n, &out); break;
-    case TSR_DTYPE_UINT8: AppendValues<uint8_t>(*this, n, &out); break;
-    case TSR_DTYPE_INT8: AppendValues<int8_t>(*this, n, &out); break;
-    case TSR_DTYPE_INT16: AppendValues<int16_t>(*this, n, &out); break;
-    case TSR_DTYPE_UINT16: AppendValues<uint16_t>(*this, n, &out); break;
-    case TSR_DTYPE_UINT32: AppendValues<uint32_t>(*this, n, &out); break;
-    case TSR_DTYPE_UINT64: AppendValues<uint64_t>(*this, n, &out); break;
-    default: return "<values not printable>";
+    case TSR_DTYPE_FLOAT:
+      AppendValues<float>(*this, n, &out);
+      break;
+    case TSR_DTYPE_DOUBLE:
+      AppendValues<double>(*this, n, &out);
+      break;
+    case TSR_DTYPE_INT32:
+      AppendValues<int32_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_INT64:
+      AppendValues<int64_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_BOOL:
+      AppendValues<bool>(*this, n, &out);
+      break;
+    case TSR_DTYPE_UINT8:
+      AppendValues<uint8_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_INT8:
+      AppendValues<int8_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_INT16:
+      AppendValues<int16_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_UINT16:
+      AppendValues<uint16_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_UINT32:
+      AppendValues<uint32_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_UINT64:
+      AppendValues<uint64_t>(*this, n, &out);
+      break;
+    case TSR_DTYPE_STRING:
+      if (!HoldsStrings(*this)) return "<no strings>";
+      AppendValues<std::string>(*this, n, &out);
+      break;
+    default:
+      return "<values not printable>";
   }
   if (NumElements() > max_entries) out.append(" ...");
   return out;

@@ -15,7 +15,7 @@ namespace tessera {
 
 class Device;
 
-// Dimensions of a dense, row-major tensor (outermost first). All dimensions are known (>= 0).
+// Dimensions of a row-major tensor (outermost first). All dimensions are known (>= 0).
 class TensorShape {
  public:
   TensorShape() = default;
@@ -56,6 +56,11 @@ class Allocator {
 // The process-wide allocator of aligned host memory.
 Allocator* HostAllocator();
 
+// The allocator of string tensors' buffers: host memory holding `size / sizeof(std::string)`
+// std::string objects, constructed empty by Allocate and destroyed by Free. Tensor::Allocate uses
+// it for every string tensor; other callers never need it.
+Allocator* StringAllocator();
+
 // Minimum alignment of every tensor buffer Tessera allocates in host memory.
 inline constexpr size_t kTensorAlignment = 64;
 
@@ -86,15 +91,23 @@ class TensorBuffer {
   bool immutable_ = false;
 };
 
+// A dtype, a shape and a buffer. Fixed-size types are flat arrays of their elements in any
+// device's memory. String tensors (TSR_DTYPE_STRING) hold std::string objects and live in host
+// memory only: the C ABI has no string layout, so plugins never see them, DataTypeSize(string)
+// stays 0 and TotalBytes() is 0 for them (copy them with DeepCopy, not memcpy).
 class Tensor {
  public:
   // An uninitialized tensor (dtype DT_INVALID, no buffer).
   Tensor() = default;
-  // A host-memory tensor; aborts on out-of-memory like operator new (use Allocate to handle it).
+  // A host-memory tensor (empty strings for a string tensor); aborts on out-of-memory like
+  // operator new (use Allocate to handle it).
   Tensor(DataType dtype, const TensorShape& shape);
   Tensor(DataType dtype, const TensorShape& shape, std::shared_ptr<TensorBuffer> buffer)
       : dtype_(dtype), shape_(shape), buffer_(std::move(buffer)) {}
 
+  // A tensor in `allocator`'s memory. A string tensor gets StringAllocator()'s buffer of empty
+  // strings; INVALID_ARGUMENT when `allocator` is not host memory (strings never leave the host),
+  // for negative dimensions and for types without a layout (resource, variant).
   static absl::StatusOr<Tensor> Allocate(Allocator* allocator, DataType dtype,
                                          const TensorShape& shape);
 
@@ -117,6 +130,9 @@ class Tensor {
     std::copy(values.begin(), values.end(), t.data<T>());
     return t;
   }
+  // A string tensor of `shape` holding `values` in row-major order; their number must be the
+  // shape's element count.
+  static Tensor Strings(const TensorShape& shape, absl::Span<const std::string> values);
 
   bool IsInitialized() const { return dtype_ != TSR_DTYPE_INVALID; }
   DataType dtype() const { return dtype_; }
@@ -128,7 +144,7 @@ class Tensor {
   T* data() const {
     return static_cast<T*>(data());
   }
-  // Host-memory tensors only.
+  // Host-memory tensors only; flat<std::string>() for string tensors.
   template <typename T>
   absl::Span<T> flat() const {
     return absl::Span<T>(data<T>(), static_cast<size_t>(NumElements()));
@@ -142,18 +158,21 @@ class Tensor {
   bool RefCountIsOne() const {
     return buffer_ != nullptr && buffer_.use_count() == 1 && !buffer_->immutable();
   }
-  // A host-memory copy with its own buffer.
+  // A host-memory copy with its own buffer (each string copied for a string tensor).
   absl::StatusOr<Tensor> DeepCopy() const;
 
   // The same buffer seen with another shape of the same element count.
   Tensor Reshaped(const TensorShape& shape) const { return Tensor(dtype_, shape, buffer_); }
   // Like Reshaped, but takes the buffer instead of sharing it (no reference-count traffic).
   // Afterwards this tensor keeps its dtype and shape but has no buffer.
-  Tensor TakeBufferAs(const TensorShape& shape) { return Tensor(dtype_, shape, std::move(buffer_)); }
+  Tensor TakeBufferAs(const TensorShape& shape) {
+    return Tensor(dtype_, shape, std::move(buffer_));
+  }
 
   // "float [2,3] 1 2 3 4 5 6"; at most `max_entries` values (host memory only).
   std::string DebugString(int max_entries = 6) const;
-  // The first `max_entries` values, space separated ("..." when there are more).
+  // The first `max_entries` values, space separated ("..." when there are more); strings are
+  // quoted and C-escaped: "a\n" "b".
   std::string SummarizeValues(int max_entries) const;
 
  private:

@@ -1,6 +1,8 @@
 #include "host/runtime/tensor.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -39,10 +41,10 @@ TEST(TensorTest, DebugStringShowsTypeShapeAndValues) {
 }
 
 TEST(TensorTest, AllocateRejectsTypesWithoutAFlatLayout) {
-  absl::StatusOr<Tensor> t = Tensor::Allocate(HostAllocator(), TSR_DTYPE_STRING, TensorShape{2});
+  absl::StatusOr<Tensor> t = Tensor::Allocate(HostAllocator(), TSR_DTYPE_VARIANT, TensorShape{2});
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(t.status().message().find("string"), std::string::npos);
+  EXPECT_NE(t.status().message().find("variant"), std::string::npos);
 }
 
 TEST(TensorTest, AllocateRejectsNegativeDimensions) {
@@ -101,6 +103,108 @@ TEST(HostAllocatorTest, OveralignedLargeBlocksAreNotCached) {
   ASSERT_TRUE(page.ok()) << page.status();
   EXPECT_EQ(reinterpret_cast<uintptr_t>(*page) % 4096, 0u);
   host->Free(*page, size);
+}
+
+}  // namespace
+}  // namespace tessera
+
+namespace tessera {
+namespace {
+
+// A device allocator the host cannot reach, as a device plugin without host memory has.
+class UnreachableAllocator final : public Allocator {
+ public:
+  std::string Name() const override { return "TESTDEV:0"; }
+  absl::StatusOr<void*> Allocate(size_t size, size_t alignment) override {
+    return HostAllocator()->Allocate(size, alignment);
+  }
+  void Free(void* ptr, size_t size) override { HostAllocator()->Free(ptr, size); }
+  bool host_accessible() const override { return false; }
+};
+
+TEST(StringTensorTest, AllocateMakesEmptyStringsInHostMemory) {
+  absl::StatusOr<Tensor> t = Tensor::Allocate(HostAllocator(), TSR_DTYPE_STRING, TensorShape{2, 3});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->dtype(), TSR_DTYPE_STRING);
+  EXPECT_EQ(t->NumElements(), 6);
+  EXPECT_EQ(t->TotalBytes(), 0u);  // no flat layout: DataTypeSize(string) is 0
+  EXPECT_TRUE(t->host_accessible());
+  EXPECT_EQ(t->buffer()->allocator(), StringAllocator());
+  for (const std::string& s : t->flat<std::string>()) EXPECT_EQ(s, "");
+  t->flat<std::string>()[5] = std::string(1000, 'x');  // heap-allocated, freed with the buffer
+  EXPECT_EQ(t->flat<std::string>()[5].size(), 1000u);
+}
+
+TEST(StringTensorTest, ConstructorScalarVectorAndStrings) {
+  Tensor scalar = Tensor::Scalar<std::string>("model.ckpt");
+  EXPECT_EQ(scalar.shape(), TensorShape{});
+  EXPECT_EQ(scalar.flat<std::string>()[0], "model.ckpt");
+
+  std::vector<std::string> names = {"w", "b"};
+  Tensor vector = Tensor::Vector<std::string>(names);
+  EXPECT_EQ(vector.shape(), TensorShape{2});
+  EXPECT_EQ(vector.flat<std::string>()[1], "b");
+
+  Tensor matrix = Tensor::Strings(TensorShape{2, 2}, {"a", "", "c\n", std::string("\0d", 2)});
+  EXPECT_EQ(matrix.flat<std::string>()[3], std::string("\0d", 2));
+
+  Tensor empty(TSR_DTYPE_STRING, TensorShape{0, 3});
+  EXPECT_TRUE(empty.IsInitialized());
+  EXPECT_EQ(empty.data(), nullptr);
+  EXPECT_TRUE(empty.flat<std::string>().empty());
+}
+
+TEST(StringTensorTest, DeepCopyCopiesEveryString) {
+  Tensor t = Tensor::Strings(TensorShape{3}, {"alpha", "", std::string(100, 'z')});
+  absl::StatusOr<Tensor> copy = t.DeepCopy();
+  ASSERT_TRUE(copy.ok()) << copy.status();
+  EXPECT_FALSE(copy->SharesBufferWith(t));
+  EXPECT_EQ(copy->shape(), t.shape());
+  t.flat<std::string>()[0] = "changed";
+  EXPECT_EQ(copy->flat<std::string>()[0], "alpha");
+  EXPECT_EQ(copy->flat<std::string>()[2], std::string(100, 'z'));
+
+  absl::StatusOr<Tensor> empty_copy = Tensor(TSR_DTYPE_STRING, TensorShape{0}).DeepCopy();
+  ASSERT_TRUE(empty_copy.ok());
+  EXPECT_EQ(empty_copy->NumElements(), 0);
+}
+
+TEST(StringTensorTest, ReshapedSharesTheStrings) {
+  Tensor t = Tensor::Strings(TensorShape{2, 2}, {"a", "b", "c", "d"});
+  Tensor r = t.Reshaped(TensorShape{4});
+  EXPECT_TRUE(r.SharesBufferWith(t));
+  EXPECT_EQ(r.flat<std::string>()[3], "d");
+}
+
+TEST(StringTensorTest, DebugStringQuotesAndEscapes) {
+  Tensor t = Tensor::Strings(TensorShape{3}, {"a b", "line\n", "\"q\""});
+  EXPECT_EQ(t.DebugString(), R"(string [3] "a b" "line\n" "\"q\"")");
+  EXPECT_EQ(t.DebugString(1), R"(string [3] "a b" ...)");
+}
+
+TEST(StringTensorTest, AllocateRejectsMemoryTheHostCannotReach) {
+  UnreachableAllocator device;
+  absl::StatusOr<Tensor> t = Tensor::Allocate(&device, TSR_DTYPE_STRING, TensorShape{2});
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(t.status().message().find("string tensors live in host memory only"),
+            std::string::npos);
+  EXPECT_NE(t.status().message().find("TESTDEV:0"), std::string::npos);
+}
+
+TEST(StringTensorTest, DenseTensorsNeverComeFromTheStringAllocator) {
+  absl::StatusOr<Tensor> t = Tensor::Allocate(StringAllocator(), TSR_DTYPE_FLOAT, TensorShape{8});
+  ASSERT_TRUE(t.ok());
+  EXPECT_NE(t->buffer()->allocator(), StringAllocator());
+}
+
+TEST(StringTensorTest, StringsWithoutAStringBufferAreNotCopied) {
+  Tensor bogus(TSR_DTYPE_STRING, TensorShape{2}, nullptr);
+  absl::StatusOr<Tensor> copy = bogus.DeepCopy();
+  ASSERT_FALSE(copy.ok());
+  EXPECT_EQ(copy.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(copy.status().message().find("no buffer of strings"), std::string::npos);
+  EXPECT_EQ(bogus.SummarizeValues(3), "<no strings>");
 }
 
 }  // namespace

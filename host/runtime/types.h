@@ -88,6 +88,11 @@ template <>
 struct DataTypeOf<uint64_t> {
   static constexpr DataType value = TSR_DTYPE_UINT64;
 };
+// String tensors hold std::string elements and live in host memory only (see Tensor).
+template <>
+struct DataTypeOf<std::string> {
+  static constexpr DataType value = TSR_DTYPE_STRING;
+};
 
 }  // namespace tessera
 

@@ -44,6 +44,7 @@ absl::Status AddPart(const Environment& env, Device* device, const Graph& graph,
   params.intra_op_pool = env.intra_op_pool();
   params.kernel_factory = &env.kernels();
   params.resource_manager = plan->resource_manager.get();
+  params.shared_kernels = plan->shared_kernels.get();
   params.dead_inputs_possible = plan->has_control_flow;
   absl::StatusOr<std::unique_ptr<Executor>> executor = Executor::Create(params, graph);
   if (!executor.ok()) {
@@ -58,9 +59,10 @@ absl::Status AddPart(const Environment& env, Device* device, const Graph& graph,
 
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     const Environment& env, const Graph& placed, const ExecutionSignature& signature,
-    std::shared_ptr<ResourceManager> resources) {
+    std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels) {
   auto plan = std::make_unique<ExecutionPlan>();
   plan->resource_manager = std::move(resources);
+  plan->shared_kernels = std::move(shared_kernels);
   std::unique_ptr<Graph> graph = placed.Clone();
   Device* client = env.devices().client_device();
 

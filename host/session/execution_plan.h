@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "host/executor/executor.h"
+#include "host/executor/shared_kernels.h"
 #include "host/ops/partial_shape.h"
 #include "host/passes/rewrite_for_execution.h"
 #include "host/runtime/resource_manager.h"
@@ -38,13 +39,15 @@ struct ExecutionPlan {
   // The session's variables, which its executors' kernels read and update (kept alive by every
   // plan, so a step still running when the session goes away can finish).
   std::shared_ptr<ResourceManager> resource_manager;
+  // The session's stateful kernels, shared by its plans (kept alive the same way).
+  std::shared_ptr<SharedKernels> shared_kernels;
 };
 
 // Prunes and rewrites a copy of the placed `graph` for `signature` (feeds and fetches on the
 // client device), partitions it by device and builds the executors over the session's variables.
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     const Environment& env, const Graph& graph, const ExecutionSignature& signature,
-    std::shared_ptr<ResourceManager> resources);
+    std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels);
 
 struct StepArgs {
   int64_t step_id = 0;

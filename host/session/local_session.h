@@ -57,6 +57,8 @@ class LocalSession final : public Session {
   std::atomic<int64_t> next_step_id_;
   // Variables live across Run calls, as long as the session (and any step still running).
   std::shared_ptr<ResourceManager> resources_ = std::make_shared<ResourceManager>();
+  // Stateful kernels (random generators...) shared by all of this session's signatures.
+  std::shared_ptr<SharedKernels> shared_kernels_ = std::make_shared<SharedKernels>();
 
   std::mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const ExecutionPlan>> plans_;

@@ -482,5 +482,25 @@ TEST(RefVariableTest, ImportsTensorFlowVariableGraphs) {
   EXPECT_THAT(*Fetch(session->get(), "w/read"), ElementsAre(0, 4));
 }
 
+// A stateful kernel (here a seeded random generator) belongs to the session, not to one feed/fetch
+// signature: a second signature continues the first one's stream, as in TensorFlow.
+TEST(StatefulKernelTest, SignaturesShareOneGenerator) {
+  Scope root = Scope::NewRootScope();
+  auto r = ops::RandomUniform(root.WithOpName("r"), ops::Const(root, {3}), DT_FLOAT,
+                              ops::RandomUniform::Seed(1).Seed2(2));
+  ops::Identity(root.WithOpName("copy"), r);
+  std::unique_ptr<Session> first = MakeSession(root);
+  std::unique_ptr<Session> second = MakeSession(root);
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  // The stream of one signature: values 1 and 2.
+  std::vector<float> v1 = *Fetch(first.get(), "r");
+  std::vector<float> v2 = *Fetch(first.get(), "r");
+  EXPECT_NE(v1, v2);
+  // Another session: value 1 through one signature, then value 2 through another.
+  EXPECT_EQ(*Fetch(second.get(), "r"), v1);
+  EXPECT_EQ(*Fetch(second.get(), "copy"), v2);
+}
+
 }  // namespace
 }  // namespace tessera

@@ -1,6 +1,9 @@
-// MatMul on CPU (float, double, int32, int64): one Eigen contraction per dtype on the host's
-// pool, the transposes chosen at run time through the contraction's index pair.
+// MatMul on CPU: float and double through the GEMM layer (oneDNN / OpenBLAS blocks on the host's
+// pool), int32 and int64 through one Eigen contraction, the transposes chosen at run time.
+#include <type_traits>
+
 #include "plugins/cpu/kernels/eigen_util.h"
+#include "plugins/cpu/kernels/gemm/gemm.h"
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 
@@ -47,18 +50,35 @@ class MatMulKernel : public sdk::Kernel {
   static Status Multiply(KernelContext& ctx, const TensorView& a, const TensorView& b, int a_inner,
                          int b_inner, const TensorView& out) {
     if (out.num_elements() == 0) return OkStatus();
-    sdk::EigenDevice device(ctx.thread_pool());
-    auto out_matrix = Matrix<T>(out.data<T>(), out.dim(0), out.dim(1));
-    if (a.dim(a_inner) == 0) {
-      // An empty inner dimension sums nothing: TensorFlow's result is zeros.
-      out_matrix.device(device.device()) = out_matrix.constant(T(0));
-      return OkStatus();
+    if constexpr (std::is_floating_point_v<T>) {
+      // Row-major A is m x k (k x m when transposed), B is k x n (n x k when transposed).
+      GemmArgs<T> args;
+      args.transpose_a = a_inner == 0;
+      args.transpose_b = b_inner == 1;
+      args.m = out.dim(0);
+      args.n = out.dim(1);
+      args.k = a.dim(a_inner);
+      args.a = a.data<const T>();
+      args.lda = a.dim(1);
+      args.b = b.data<const T>();
+      args.ldb = b.dim(1);
+      args.c = out.data<T>();
+      args.ldc = out.dim(1);
+      Gemm(args, ctx.thread_pool());
+    } else {
+      sdk::EigenDevice device(ctx.thread_pool());
+      auto out_matrix = Matrix<T>(out.data<T>(), out.dim(0), out.dim(1));
+      if (a.dim(a_inner) == 0) {
+        // An empty inner dimension sums nothing: TensorFlow's result is zeros.
+        out_matrix.device(device.device()) = out_matrix.constant(T(0));
+        return OkStatus();
+      }
+      Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_pair;
+      contract_pair[0] = Eigen::IndexPair<Eigen::DenseIndex>(a_inner, b_inner);
+      out_matrix.device(device.device()) =
+          Matrix<const T>(a.data<const T>(), a.dim(0), a.dim(1))
+              .contract(Matrix<const T>(b.data<const T>(), b.dim(0), b.dim(1)), contract_pair);
     }
-    Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_pair;
-    contract_pair[0] = Eigen::IndexPair<Eigen::DenseIndex>(a_inner, b_inner);
-    out_matrix.device(device.device()) =
-        Matrix<const T>(a.data<const T>(), a.dim(0), a.dim(1))
-            .contract(Matrix<const T>(b.data<const T>(), b.dim(0), b.dim(1)), contract_pair);
     return OkStatus();
   }
 

@@ -1,7 +1,10 @@
-// MatMul against a triple loop for every transpose combination, empty dimensions and every
-// registered type, plus TensorFlow's shape errors.
+// MatMul against a triple loop for every transpose combination, empty dimensions, products large
+// enough to be cut into blocks on the pool, every registered type, run-to-run determinism, plus
+// TensorFlow's shape errors.
+#include <cstring>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "plugins/cpu/kernels/kernel_test_util.h"
@@ -41,9 +44,13 @@ void CheckMatMul(int64_t m, int64_t k, int64_t n, bool transpose_a, bool transpo
 
 template <typename T>
 void CheckAllSizes() {
-  const std::vector<std::tuple<int64_t, int64_t, int64_t>> sizes = {
+  std::vector<std::tuple<int64_t, int64_t, int64_t>> sizes = {
       {1, 1, 1}, {2, 3, 4}, {5, 1, 7}, {17, 33, 9}, {64, 128, 32},
       {0, 3, 4}, {3, 0, 4}, {3, 4, 0}, {1, 300, 1}};
+  if constexpr (std::is_floating_point_v<T>) {
+    // Large enough for the GEMM layer to cut the product into blocks on the intra-op pool.
+    sizes.insert(sizes.end(), {{150, 200, 130}, {1, 200, 20000}, {20000, 200, 1}, {257, 64, 129}});
+  }
   for (const auto& [m, k, n] : sizes) {
     for (bool ta : {false, true}) {
       for (bool tb : {false, true}) CheckMatMul<T>(m, k, n, ta, tb);
@@ -55,6 +62,22 @@ TEST(MatMulOpTest, FloatMatchesReference) { CheckAllSizes<float>(); }
 TEST(MatMulOpTest, DoubleMatchesReference) { CheckAllSizes<double>(); }
 TEST(MatMulOpTest, Int32MatchesReference) { CheckAllSizes<int32_t>(); }
 TEST(MatMulOpTest, Int64MatchesReference) { CheckAllSizes<int64_t>(); }
+
+TEST(MatMulOpTest, FloatResultsAreTheSameOnEveryRun) {
+  Tensor a = Random<float>(Shape({300, 256}), -3, 3);
+  Tensor b = Random<float>(Shape({256, 200}), -3, 3);
+  std::vector<Tensor> results;
+  for (int run = 0; run < 3; ++run) {
+    OpTester tester("MatMul");
+    tester.Attr("T", TSR_DTYPE_FLOAT).Input(a).Input(b);
+    results.push_back(RunOk(tester));
+  }
+  for (int run = 1; run < 3; ++run) {
+    ASSERT_EQ(results[run].NumElements(), results[0].NumElements());
+    EXPECT_EQ(0, std::memcmp(results[run].data<float>(), results[0].data<float>(),
+                             sizeof(float) * results[0].NumElements()));
+  }
+}
 
 OpTester MatMul(const TensorShape& a, const TensorShape& b, bool ta = false, bool tb = false) {
   OpTester tester("MatMul");

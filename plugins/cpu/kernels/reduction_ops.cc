@@ -1,10 +1,13 @@
-// Sum, Mean and Max on CPU (float, double, int32, int64; reduction_indices int32/int64 in host
-// memory). The common shapes [outer, reduced, inner] run as vectorized row or column loops on
-// the host's pool; other axis patterns use a strided loop per output element.
+// Sum, Mean, Max, Min and Prod (float, double, int32, int64) and All and Any (bool) on CPU, with
+// reduction_indices int32/int64 in host memory. An empty reduction gives the reducer's identity
+// (0, NaN for a floating Mean, -inf/lowest, +inf/highest, 1, true, false). The common shapes
+// [outer, reduced, inner] run as vectorized row or column loops on the host's pool; other axis
+// patterns use a strided loop per output element.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -54,6 +57,46 @@ struct MaxReducer {
   static T Finalize(T acc, int64_t /*count*/) { return acc; }
 };
 
+// The identity of min: +inf for floating types, highest() for integers.
+template <typename T>
+struct MinReducer {
+  static T Init() {
+    if constexpr (std::numeric_limits<T>::has_infinity) {
+      return std::numeric_limits<T>::infinity();
+    } else {
+      return std::numeric_limits<T>::max();
+    }
+  }
+  static T Combine(T a, T b) { return b < a ? b : a; }
+  static T Row(const T* p, int64_t n) { return n == 0 ? Init() : ConstRow<T>(p, n).minCoeff(); }
+  static T Finalize(T acc, int64_t /*count*/) { return acc; }
+};
+
+template <typename T>
+struct ProdReducer {
+  static T Init() { return T(1); }
+  static T Combine(T a, T b) { return a * b; }
+  static T Row(const T* p, int64_t n) { return n == 0 ? Init() : ConstRow<T>(p, n).prod(); }
+  static T Finalize(T acc, int64_t /*count*/) { return acc; }
+};
+
+// All and Any stop scanning a row at the first element that decides it.
+template <typename T>
+struct AllReducer {
+  static T Init() { return true; }
+  static T Combine(T a, T b) { return a && b; }
+  static T Row(const T* p, int64_t n) { return std::find(p, p + n, false) == p + n; }
+  static T Finalize(T acc, int64_t /*count*/) { return acc; }
+};
+
+template <typename T>
+struct AnyReducer {
+  static T Init() { return false; }
+  static T Combine(T a, T b) { return a || b; }
+  static T Row(const T* p, int64_t n) { return std::find(p, p + n, true) != p + n; }
+  static T Finalize(T acc, int64_t /*count*/) { return acc; }
+};
+
 // out[k1, k2] = reduce over r of in[k1, r, k2].
 template <typename R, typename T>
 void ReduceOuterMiddleInner(const KernelContext& ctx, const T* in, int64_t outer, int64_t middle,
@@ -63,7 +106,8 @@ void ReduceOuterMiddleInner(const KernelContext& ctx, const T* in, int64_t outer
       // One long row: partial results per block, combined on this thread.
       const int64_t blocks = std::min<int64_t>(64, middle / 4096);
       const int64_t block_size = (middle + blocks - 1) / blocks;
-      std::vector<T> partial(static_cast<size_t>(blocks), R::Init());
+      // Not std::vector<T>: shards write their own slots, which vector<bool> would share.
+      std::unique_ptr<T[]> partial(new T[static_cast<size_t>(blocks)]);
       ctx.ParallelFor(blocks, block_size, [&](int64_t begin, int64_t end) {
         for (int64_t b = begin; b < end; ++b) {
           const int64_t start = b * block_size;
@@ -72,7 +116,7 @@ void ReduceOuterMiddleInner(const KernelContext& ctx, const T* in, int64_t outer
         }
       });
       T acc = R::Init();
-      for (const T& value : partial) acc = R::Combine(acc, value);
+      for (int64_t b = 0; b < blocks; ++b) acc = R::Combine(acc, partial[b]);
       out[0] = R::Finalize(acc, count);
       return;
     }
@@ -153,7 +197,8 @@ void ReduceGeneric(const KernelContext& ctx, const TensorView& input, const Redu
   });
 }
 
-template <template <typename> class Reducer>
+// Reducer<T> for T among Ts.
+template <template <typename> class Reducer, typename... Ts>
 class ReductionKernel : public sdk::Kernel {
  public:
   explicit ReductionKernel(KernelConstruction& ctx) {
@@ -175,7 +220,7 @@ class ReductionKernel : public sdk::Kernel {
     TensorView out;
     TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, plan.output_shape(), &out));
     if (out.num_elements() == 0) return OkStatus();
-    return DispatchTypes<float, double, int32_t, int64_t>(ctx, input.dtype(), [&](auto tag) {
+    return DispatchTypes<Ts...>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Reduce<Reducer<T>, T>(ctx, input, plan, out.data<T>());
       return OkStatus();
@@ -210,9 +255,16 @@ class ReductionKernel : public sdk::Kernel {
 
 template <template <typename> class Reducer>
 Status RegisterReduction(TSR_Registrar* registrar, const char* op_name) {
-  return sdk::RegisterKernel<ReductionKernel<Reducer>>(
+  return sdk::RegisterKernel<ReductionKernel<Reducer, float, double, int32_t, int64_t>>(
       registrar, op_name, kCpu, {{"T", RealNumberTypes()}, {"Tidx", IndexTypes()}}, 0, 0,
       {"reduction_indices"});
+}
+
+// All and Any: bool input and output, no T attr.
+template <template <typename> class Reducer>
+Status RegisterLogicalReduction(TSR_Registrar* registrar, const char* op_name) {
+  return sdk::RegisterKernel<ReductionKernel<Reducer, bool>>(
+      registrar, op_name, kCpu, {{"Tidx", IndexTypes()}}, 0, 0, {"reduction_indices"});
 }
 
 }  // namespace
@@ -220,7 +272,11 @@ Status RegisterReduction(TSR_Registrar* registrar, const char* op_name) {
 Status RegisterReductionKernels(TSR_Registrar* registrar) {
   TSR_SDK_RETURN_IF_ERROR(RegisterReduction<SumReducer>(registrar, "Sum"));
   TSR_SDK_RETURN_IF_ERROR(RegisterReduction<MeanReducer>(registrar, "Mean"));
-  return RegisterReduction<MaxReducer>(registrar, "Max");
+  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<MaxReducer>(registrar, "Max"));
+  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<MinReducer>(registrar, "Min"));
+  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<ProdReducer>(registrar, "Prod"));
+  TSR_SDK_RETURN_IF_ERROR(RegisterLogicalReduction<AllReducer>(registrar, "All"));
+  return RegisterLogicalReduction<AnyReducer>(registrar, "Any");
 }
 
 }  // namespace tessera::cpu

@@ -1,5 +1,6 @@
-// Sum, Mean and Max against reference loops over many shapes and axis sets (negative axes,
-// keep_dims, empty axis sets, empty tensors), for every registered type and index type.
+// Sum, Mean, Max, Min, Prod, All and Any against reference loops over many shapes and axis sets
+// (negative axes, keep_dims, empty axis sets, empty tensors), for every registered type and index
+// type, plus the identities of empty reductions.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,17 +13,68 @@
 namespace tessera::cpu::test {
 namespace {
 
-enum class Kind { kSum, kMean, kMax };
+enum class Kind { kSum, kMean, kMax, kMin, kProd, kAll, kAny };
 
 const char* OpName(Kind kind) {
-  return kind == Kind::kSum ? "Sum" : kind == Kind::kMean ? "Mean" : "Max";
+  switch (kind) {
+    case Kind::kSum:
+      return "Sum";
+    case Kind::kMean:
+      return "Mean";
+    case Kind::kMax:
+      return "Max";
+    case Kind::kMin:
+      return "Min";
+    case Kind::kProd:
+      return "Prod";
+    case Kind::kAll:
+      return "All";
+    case Kind::kAny:
+      return "Any";
+  }
+  return "?";
 }
 
 template <typename T>
 T Initial(Kind kind) {
-  if (kind != Kind::kMax) return T(0);
-  if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::lowest();
+  if (kind == Kind::kMax) {
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::lowest();
+  }
+  if (kind == Kind::kMin) {
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::max();
+  }
+  return kind == Kind::kProd || kind == Kind::kAll ? T(1) : T(0);
+}
+
+// a * b in T, wrapping for integers (the product of many small integers overflows).
+template <typename T>
+T Multiply(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T>
+T Accumulate(Kind kind, T acc, T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return kind == Kind::kAll ? acc && v : acc || v;
+  } else {
+    switch (kind) {
+      case Kind::kMax:
+        return std::max(acc, v);
+      case Kind::kMin:
+        return std::min(acc, v);
+      case Kind::kProd:
+        return Multiply(acc, v);
+      default:
+        return acc + v;
+    }
+  }
 }
 
 // Reference: visit every input element, add it into its output slot.
@@ -39,8 +91,10 @@ std::vector<T> Reference(Kind kind, const Tensor& x, const std::vector<bool>& re
       kept.AddDim(shape.dim(d));
     }
   }
-  std::vector<double> acc(static_cast<size_t>(kept.num_elements()),
-                          static_cast<double>(Initial<T>(kind)));
+  // Sums accumulate in double (the kernel's order differs); the others are exact in T.
+  using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+  std::vector<Acc> acc(static_cast<size_t>(kept.num_elements()),
+                       static_cast<Acc>(Initial<T>(kind)));
   for (int64_t i = 0; i < x.NumElements(); ++i) {
     int64_t rest = i;
     int64_t out = 0;
@@ -52,14 +106,13 @@ std::vector<T> Reference(Kind kind, const Tensor& x, const std::vector<bool>& re
       out += c * stride;
       stride *= shape.dim(d);
     }
-    const double v = static_cast<double>(x.data<T>()[i]);
-    acc[out] = kind == Kind::kMax ? std::max(acc[out], v) : acc[out] + v;
+    acc[out] = Accumulate<Acc>(kind, acc[out], static_cast<Acc>(x.data<T>()[i]));
   }
   std::vector<T> result(acc.size());
   for (size_t i = 0; i < acc.size(); ++i) {
     if (kind == Kind::kMean) {
       if constexpr (std::is_integral_v<T>) {
-        result[i] = *count == 0 ? T(0) : static_cast<T>(static_cast<T>(acc[i]) / *count);
+        result[i] = *count == 0 ? T(0) : static_cast<T>(acc[i] / *count);
       } else {
         result[i] = static_cast<T>(acc[i] / static_cast<double>(*count));
       }
@@ -73,12 +126,12 @@ std::vector<T> Reference(Kind kind, const Tensor& x, const std::vector<bool>& re
 
 template <typename T, typename Index>
 void CheckReduction(Kind kind, const TensorShape& shape, const std::vector<Index>& axes,
-                    bool keep_dims) {
+                    bool keep_dims, double lo = -20, double hi = 20, double tolerance = 1e-4) {
   std::string axes_text;
   for (Index a : axes) axes_text += std::to_string(a) + " ";
   SCOPED_TRACE(std::string(OpName(kind)) + " " + DataTypeString(DataTypeOf<T>::value) + " " +
                shape.DebugString() + " axes " + axes_text + (keep_dims ? "keep" : ""));
-  Tensor x = Random<T>(shape, -20, 20);
+  Tensor x = Random<T>(shape, lo, hi);
   std::vector<bool> reduced(static_cast<size_t>(shape.rank()), false);
   for (Index a : axes) reduced[a < 0 ? a + shape.rank() : a] = true;
   int64_t count = 0;
@@ -90,17 +143,16 @@ void CheckReduction(Kind kind, const TensorShape& shape, const std::vector<Index
     out_shape = TensorShape(absl::MakeConstSpan(dims));
   }
   OpTester tester(OpName(kind));
-  tester.Attr("T", DataTypeOf<T>::value)
-      .Attr("Tidx", DataTypeOf<Index>::value)
+  if (kind != Kind::kAll && kind != Kind::kAny) tester.Attr("T", DataTypeOf<T>::value);
+  tester.Attr("Tidx", DataTypeOf<Index>::value)
       .Attr("keep_dims", keep_dims)
       .Input(x)
       .Input(Tensor::Vector<Index>(axes));
-  ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, out_shape, expected, 1e-4);
+  ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, out_shape, expected, tolerance);
 }
 
-template <typename T>
-void CheckAll() {
-  const std::vector<std::pair<TensorShape, std::vector<int32_t>>> cases = {
+const std::vector<std::pair<TensorShape, std::vector<int32_t>>>& Cases() {
+  static const auto* cases = new std::vector<std::pair<TensorShape, std::vector<int32_t>>>{
       {Shape({}), {}},
       {Shape({7}), {0}},
       {Shape({7}), {}},
@@ -124,13 +176,25 @@ void CheckAll() {
       {Shape({300, 70}), {0}},
       {Shape({70, 300}), {1}},
   };
-  for (Kind kind : {Kind::kSum, Kind::kMean, Kind::kMax}) {
-    for (const auto& [shape, axes] : cases) {
+  return *cases;
+}
+
+template <typename T>
+void CheckAll() {
+  for (Kind kind : {Kind::kSum, Kind::kMean, Kind::kMax, Kind::kMin, Kind::kProd}) {
+    // Products stay finite and well conditioned with factors near 1 (integers: 1 and 2, which
+    // wrap exactly).
+    const bool prod = kind == Kind::kProd;
+    const bool integral = std::is_integral_v<T>;
+    const double lo = prod ? (integral ? 1 : 0.999) : -20;
+    const double hi = prod ? (integral ? 2 : 1.001) : 20;
+    const double tolerance = prod ? 1e-3 : 1e-4;
+    for (const auto& [shape, axes] : Cases()) {
       for (bool keep_dims : {false, true}) {
-        CheckReduction<T, int32_t>(kind, shape, axes, keep_dims);
+        CheckReduction<T, int32_t>(kind, shape, axes, keep_dims, lo, hi, tolerance);
       }
       std::vector<int64_t> axes64(axes.begin(), axes.end());
-      CheckReduction<T, int64_t>(kind, shape, axes64, false);
+      CheckReduction<T, int64_t>(kind, shape, axes64, false, lo, hi, tolerance);
     }
   }
 }
@@ -139,6 +203,36 @@ TEST(ReductionOpsTest, FloatMatchesReference) { CheckAll<float>(); }
 TEST(ReductionOpsTest, DoubleMatchesReference) { CheckAll<double>(); }
 TEST(ReductionOpsTest, Int32MatchesReference) { CheckAll<int32_t>(); }
 TEST(ReductionOpsTest, Int64MatchesReference) { CheckAll<int64_t>(); }
+
+TEST(ReductionOpsTest, AllAndAnyMatchReference) {
+  for (Kind kind : {Kind::kAll, Kind::kAny}) {
+    for (const auto& [shape, axes] : Cases()) {
+      for (bool keep_dims : {false, true}) {
+        CheckReduction<bool, int32_t>(kind, shape, axes, keep_dims);
+      }
+      std::vector<int64_t> axes64(axes.begin(), axes.end());
+      CheckReduction<bool, int64_t>(kind, shape, axes64, false);
+    }
+  }
+}
+
+// Long rows of one value with a single exception: All and Any must look at every element.
+TEST(ReductionOpsTest, AllAndAnyFindASingleException) {
+  for (int64_t at : {int64_t{0}, int64_t{4095}, int64_t{99999}}) {
+    Tensor ones(TSR_DTYPE_BOOL, Shape({100000}));
+    Tensor zeros(TSR_DTYPE_BOOL, Shape({100000}));
+    for (int64_t i = 0; i < 100000; ++i) {
+      ones.data<bool>()[i] = i != at;
+      zeros.data<bool>()[i] = i == at;
+    }
+    OpTester all("All");
+    all.Input(ones).Input(Tensor::Vector<int32_t>({0}));
+    ExpectTensorNear<bool>(RunOk(all), TSR_DTYPE_BOOL, Shape({}), {false});
+    OpTester any("Any");
+    any.Input(zeros).Input(Tensor::Vector<int32_t>({0}));
+    ExpectTensorNear<bool>(RunOk(any), TSR_DTYPE_BOOL, Shape({}), {true});
+  }
+}
 
 TEST(ReductionOpsTest, IntegerMeanTruncates) {
   OpTester tester("Mean");
@@ -169,6 +263,29 @@ TEST(ReductionOpsTest, EmptyReductionsGiveIdentities) {
       .Input(Tensor(TSR_DTYPE_FLOAT, Shape({0})))
       .Input(Tensor::Vector<int32_t>({0}));
   ExpectTensorNear<float>(RunOk(mean), TSR_DTYPE_FLOAT, Shape({}), {NAN});
+
+  OpTester min("Min");
+  min.Attr("T", TSR_DTYPE_DOUBLE)
+      .Input(Tensor(TSR_DTYPE_DOUBLE, Shape({2, 0})))
+      .Input(Tensor::Vector<int32_t>({1}));
+  ExpectTensorNear<double>(RunOk(min), TSR_DTYPE_DOUBLE, Shape({2}), {INFINITY, INFINITY});
+  OpTester min_int("Min");
+  min_int.Attr("T", TSR_DTYPE_INT64)
+      .Input(Tensor(TSR_DTYPE_INT64, Shape({0})))
+      .Input(Tensor::Vector<int32_t>({-1}));
+  ExpectTensorNear<int64_t>(RunOk(min_int), TSR_DTYPE_INT64, Shape({}),
+                            {std::numeric_limits<int64_t>::max()});
+  OpTester prod("Prod");
+  prod.Attr("T", TSR_DTYPE_INT32)
+      .Input(Tensor(TSR_DTYPE_INT32, Shape({0, 3})))
+      .Input(Tensor::Vector<int32_t>({0}));
+  ExpectTensorNear<int32_t>(RunOk(prod), TSR_DTYPE_INT32, Shape({3}), {1, 1, 1});
+  OpTester all("All");
+  all.Input(Tensor(TSR_DTYPE_BOOL, Shape({0}))).Input(Tensor::Vector<int32_t>({0}));
+  ExpectTensorNear<bool>(RunOk(all), TSR_DTYPE_BOOL, Shape({}), {true});
+  OpTester any("Any");
+  any.Input(Tensor(TSR_DTYPE_BOOL, Shape({0}))).Input(Tensor::Vector<int32_t>({0}));
+  ExpectTensorNear<bool>(RunOk(any), TSR_DTYPE_BOOL, Shape({}), {false});
 }
 
 OpTester Sum(const TensorShape& shape, const std::vector<int32_t>& axes) {
@@ -193,6 +310,21 @@ TEST(ReductionOpsTest, RejectsDuplicateAxes) {
   OpTester tester = Sum(Shape({2, 3}), {1, -1});
   ExpectRunError(tester, absl::StatusCode::kInvalidArgument,
                  "Invalid reduction arguments: Axes contains duplicate dimension: 1");
+}
+
+TEST(ReductionOpsTest, NewReductionsRejectBadAxes) {
+  for (const char* op : {"Min", "Prod", "All", "Any"}) {
+    const bool logical = std::string(op) == "All" || std::string(op) == "Any";
+    OpTester tester(op);
+    if (logical) {
+      tester.Input(Random<bool>(Shape({2, 3})));
+    } else {
+      tester.Attr("T", TSR_DTYPE_FLOAT).Input(Random<float>(Shape({2, 3})));
+    }
+    tester.Input(Tensor::Vector<int32_t>({0, 2}));
+    ExpectRunError(tester, absl::StatusCode::kInvalidArgument,
+                   "Invalid reduction dimension (2 for input with 2 dimension(s)");
+  }
 }
 
 }  // namespace

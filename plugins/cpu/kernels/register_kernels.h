@@ -12,18 +12,53 @@ sdk::Status RegisterBinaryDivisionExtremaKernels(TSR_Registrar* registrar);  // 
 sdk::Status RegisterUnaryBasicKernels(TSR_Registrar* registrar);  // Neg Abs Square Relu Relu6
 sdk::Status RegisterUnaryTranscendentalKernels(TSR_Registrar* registrar);  // Exp Log Sqrt ...
 sdk::Status RegisterMatMulKernels(TSR_Registrar* registrar);
+sdk::Status RegisterBatchMatMulKernels(TSR_Registrar* registrar);     // BatchMatMulV2
+sdk::Status RegisterConv2DKernels(TSR_Registrar* registrar);          // Conv2D
+sdk::Status RegisterConv2DBackpropKernels(TSR_Registrar* registrar);  // Conv2D gradients
+sdk::Status RegisterDepthwiseConvKernels(TSR_Registrar* registrar);   // DepthwiseConv2dNative
 sdk::Status RegisterBiasAddKernels(TSR_Registrar* registrar);
 sdk::Status RegisterSoftmaxKernels(TSR_Registrar* registrar);
-sdk::Status RegisterReductionKernels(TSR_Registrar* registrar);  // Sum Mean Max
+sdk::Status RegisterReductionKernels(TSR_Registrar* registrar);     // Sum Mean Max Min Prod All Any
+sdk::Status RegisterBinaryDivModKernels(TSR_Registrar* registrar);  // Div FloorDiv ... Mod
+sdk::Status RegisterBinaryPowKernels(TSR_Registrar* registrar);     // Pow SquaredDifference
+sdk::Status RegisterUnaryRoundingKernels(TSR_Registrar* registrar);  // Sign Floor Ceil Round
+sdk::Status RegisterUnarySpecialKernels(TSR_Registrar* registrar);   // Log1p Expm1 Erf Reciprocal
+sdk::Status RegisterAddNKernels(TSR_Registrar* registrar);
+sdk::Status RegisterSelectKernels(TSR_Registrar* registrar);     // Select SelectV2
+sdk::Status RegisterArgMinMaxKernels(TSR_Registrar* registrar);  // ArgMax ArgMin
+sdk::Status RegisterCumsumKernels(TSR_Registrar* registrar);
 sdk::Status RegisterConstantKernels(TSR_Registrar* registrar);   // Const Identity NoOp Placeholder*
 sdk::Status RegisterShapeKernels(TSR_Registrar* registrar);      // Reshape Shape ExpandDims Squeeze
 sdk::Status RegisterConcatKernels(TSR_Registrar* registrar);     // ConcatV2 Pack
 sdk::Status RegisterFillKernels(TSR_Registrar* registrar);       // Fill ZerosLike
+sdk::Status RegisterTransposeKernels(TSR_Registrar* registrar);  // Transpose ReverseV2
+sdk::Status RegisterSliceKernels(TSR_Registrar* registrar);      // Slice StridedSlice
+sdk::Status RegisterSplitKernels(TSR_Registrar* registrar);      // Split SplitV Unpack
+sdk::Status RegisterTileKernels(TSR_Registrar* registrar);       // Tile BroadcastTo
+sdk::Status RegisterPadKernels(TSR_Registrar* registrar);        // Pad PadV2 MirrorPad
+sdk::Status RegisterGatherKernels(TSR_Registrar* registrar);     // GatherV2 OneHot
+sdk::Status RegisterSequenceKernels(TSR_Registrar* registrar);   // Range Where
+sdk::Status RegisterIdentityKernels(TSR_Registrar* registrar);   // IdentityN StopGradient ...
+sdk::Status RegisterMetadataKernels(TSR_Registrar* registrar);   // Size Rank BroadcastGradientArgs
 sdk::Status RegisterCastKernels(TSR_Registrar* registrar);
 sdk::Status RegisterComparisonKernels(TSR_Registrar* registrar);  // Less ... NotEqual
-sdk::Status RegisterLogicalKernels(TSR_Registrar* registrar);  // LogicalAnd LogicalOr LogicalNot
+sdk::Status RegisterLogicalKernels(TSR_Registrar* registrar);     // LogicalAnd LogicalOr LogicalNot
+sdk::Status RegisterRandomKernels(TSR_Registrar* registrar);  // RandomUniform ... RandomUniformInt
 
-sdk::Status RegisterTrainingKernels(TSR_Registrar* registrar);  // AssignAdd/Sub, Apply*
+sdk::Status RegisterActivationKernels(TSR_Registrar* registrar);  // Elu ... TanhGrad
+sdk::Status RegisterBiasAddGradKernels(TSR_Registrar* registrar);
+sdk::Status RegisterLossKernels(TSR_Registrar* registrar);       // *SoftmaxCrossEntropy*, L2Loss
+sdk::Status RegisterLrnKernels(TSR_Registrar* registrar);        // LRN LRNGrad
+sdk::Status RegisterPoolKernels(TSR_Registrar* registrar);       // MaxPool AvgPool
+sdk::Status RegisterPoolGradKernels(TSR_Registrar* registrar);   // MaxPoolGrad AvgPoolGrad
+sdk::Status RegisterBatchNormKernels(TSR_Registrar* registrar);  // FusedBatchNorm(Grad)V3
+sdk::Status RegisterTrainingKernels(TSR_Registrar* registrar);   // AssignAdd/Sub, Apply*
+
+// The ops that array gradients are built from.
+sdk::Status RegisterStridedSliceGradKernels(TSR_Registrar* registrar);
+sdk::Status RegisterMirrorPadGradKernels(TSR_Registrar* registrar);
+sdk::Status RegisterUnsortedSegmentSumKernels(TSR_Registrar* registrar);
+sdk::Status RegisterInvertPermutationKernels(TSR_Registrar* registrar);
 
 // All of the above, in order; stops at the first failure.
 sdk::Status RegisterAllKernels(TSR_Registrar* registrar);

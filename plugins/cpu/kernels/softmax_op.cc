@@ -1,6 +1,8 @@
-// Softmax on CPU (float, double) over the last axis: subtract the row maximum, exponentiate,
-// normalize; rows sharded over the host's pool, each row vectorized with Eigen arrays.
+// Softmax and LogSoftmax on CPU (float, double) over the last axis: subtract the row maximum,
+// exponentiate, normalize (or subtract the log of the sum); rows sharded over the host's pool,
+// each row vectorized with Eigen arrays.
 #include <Eigen/Core>
+#include <cmath>
 
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
@@ -8,6 +10,7 @@
 namespace tessera::cpu {
 namespace {
 
+template <bool kLog>
 class SoftmaxKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
@@ -32,8 +35,13 @@ class SoftmaxKernel : public sdk::Kernel {
           Eigen::Map<const Row> src(in + r * depth, depth);
           Eigen::Map<Row> dst(o + r * depth, depth);
           const T max = src.maxCoeff();
-          dst = (src - max).exp();
-          dst /= dst.sum();
+          if constexpr (kLog) {
+            dst = src - max;
+            dst -= std::log(dst.exp().sum());
+          } else {
+            dst = (src - max).exp();
+            dst /= dst.sum();
+          }
         }
       });
       return OkStatus();
@@ -44,7 +52,10 @@ class SoftmaxKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterSoftmaxKernels(TSR_Registrar* registrar) {
-  return sdk::RegisterKernel<SoftmaxKernel>(registrar, "Softmax", kCpu, {{"T", FloatingTypes()}});
+  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SoftmaxKernel<false>>(registrar, "Softmax", kCpu,
+                                                                    {{"T", FloatingTypes()}}));
+  return sdk::RegisterKernel<SoftmaxKernel<true>>(registrar, "LogSoftmax", kCpu,
+                                                  {{"T", FloatingTypes()}});
 }
 
 }  // namespace tessera::cpu

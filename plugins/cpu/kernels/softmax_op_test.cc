@@ -1,4 +1,5 @@
-// Softmax over the last axis against a reference (max-subtracted) for float and double.
+// Softmax and LogSoftmax over the last axis against a reference (max-subtracted) for float and
+// double.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -9,8 +10,8 @@ namespace tessera::cpu::test {
 namespace {
 
 template <typename T>
-void CheckSoftmax(const TensorShape& shape, double scale) {
-  SCOPED_TRACE(shape.DebugString());
+void CheckSoftmax(const TensorShape& shape, double scale, bool log = false) {
+  SCOPED_TRACE(shape.DebugString() + (log ? " LogSoftmax" : " Softmax"));
   Tensor logits = Random<T>(shape, -scale, scale);
   const int64_t depth = shape.dim(shape.rank() - 1);
   std::vector<T> expected(static_cast<size_t>(logits.NumElements()));
@@ -21,10 +22,11 @@ void CheckSoftmax(const TensorShape& shape, double scale) {
     double sum = 0;
     for (int64_t j = 0; j < depth; ++j) sum += std::exp(x[row * depth + j] - max);
     for (int64_t j = 0; j < depth; ++j) {
-      expected[row * depth + j] = static_cast<T>(std::exp(x[row * depth + j] - max) / sum);
+      expected[row * depth + j] = static_cast<T>(log ? x[row * depth + j] - max - std::log(sum)
+                                                     : std::exp(x[row * depth + j] - max) / sum);
     }
   }
-  OpTester tester("Softmax");
+  OpTester tester(log ? "LogSoftmax" : "Softmax");
   tester.Attr("T", DataTypeOf<T>::value).Input(logits);
   ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, shape, expected, 1e-5);
 }
@@ -36,6 +38,8 @@ void CheckAllShapes() {
     CheckSoftmax<T>(shape, 5);
     // Large logits: only the max-subtracted form stays finite.
     CheckSoftmax<T>(shape, 1000);
+    CheckSoftmax<T>(shape, 5, /*log=*/true);
+    CheckSoftmax<T>(shape, 1000, /*log=*/true);
   }
 }
 
@@ -43,10 +47,12 @@ TEST(SoftmaxOpTest, FloatMatchesReference) { CheckAllShapes<float>(); }
 TEST(SoftmaxOpTest, DoubleMatchesReference) { CheckAllShapes<double>(); }
 
 TEST(SoftmaxOpTest, RejectsScalarLogits) {
-  OpTester tester("Softmax");
-  tester.Attr("T", TSR_DTYPE_FLOAT).Input(Make<float>(Shape({}), {1}));
-  ExpectRunError(tester, absl::StatusCode::kInvalidArgument,
-                 "logits must have >= 1 dimension, got []");
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    OpTester tester(op);
+    tester.Attr("T", TSR_DTYPE_FLOAT).Input(Make<float>(Shape({}), {1}));
+    ExpectRunError(tester, absl::StatusCode::kInvalidArgument,
+                   "logits must have >= 1 dimension, got []");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,267 @@
+// Gradients of TensorFlow's neural-network ops, through TensorFlow's gradient ops where it has
+// them (ReluGrad, BiasAddGrad, ...), and the cheap second-order gradients of those gradient ops.
+#include "host/client/array_ops.h"
+#include "host/client/grad_util.h"
+#include "host/client/gradients.h"
+#include "host/client/math_ops.h"
+#include "host/client/nn_ops.h"
+#include "registry/status_macros.h"
+
+namespace tessera {
+namespace {
+
+using grad_util::Node;
+using grad_util::UnaryT;
+using Grads = std::vector<Output>;
+
+absl::Status ReluGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {UnaryT(s, "ReluGrad", {g[0], op.outputs[0]})};
+  return absl::OkStatus();
+}
+
+absl::Status Relu6Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {UnaryT(s, "Relu6Grad", {g[0], op.inputs[0]})};
+  return absl::OkStatus();
+}
+
+absl::Status BiasAddGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const std::string format = op.StringAttr("data_format", "NHWC");
+  const DataType t = g[0].type();
+  Output bias_grad =
+      Node(s, "BiasAddGrad", {g[0]},
+           [&](OpBuilder& b) { b.AttrType("T", t).AttrString("data_format", format); }, {t})[0];
+  *out = {g[0], bias_grad};
+  return absl::OkStatus();
+}
+
+// d softmax: (g - sum(g * y, last axis)) * y.
+absl::Status SoftmaxGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& y = op.outputs[0];
+  Output dot = ops::Sum(s, ops::Mul(s, g[0], y), grad_util::Scalar(s, -1, TSR_DTYPE_INT32),
+                        ops::Sum::KeepDims(true));
+  *out = {ops::Mul(s, ops::Sub(s, g[0], dot), y)};
+  return absl::OkStatus();
+}
+
+// Copies the forward node's attrs named in `names` (those it has) onto a gradient node.
+std::function<void(OpBuilder&)> CopyAttrs(const GradOp& op, std::vector<std::string> names) {
+  return [&op, names](OpBuilder& b) {
+    for (const std::string& name : names) {
+      if (const tensorflow::AttrValue* value = op.attr(name); value != nullptr) {
+        b.AttrProto(name, *value);
+      }
+    }
+  };
+}
+
+// The loss's gradient scales each row of the saved backprop; labels get none (sparse) or
+// -g * log_softmax(logits) (dense), as in TensorFlow.
+absl::Status SparseSoftmaxCrossEntropyGrad(const Scope& s, const GradOp& op, const Grads& g,
+                                           Grads* out) {
+  Output scaled = ops::Mul(s, ops::ExpandDims(s, g[0], grad_util::Scalar(s, -1, TSR_DTYPE_INT32)),
+                           op.outputs[1]);
+  *out = {scaled, Output()};
+  return absl::OkStatus();
+}
+
+absl::Status SoftmaxCrossEntropyGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  Output row_grad = ops::ExpandDims(s, g[0], grad_util::Scalar(s, -1, TSR_DTYPE_INT32));
+  Output log_softmax = UnaryT(s, "LogSoftmax", {op.inputs[0]});
+  *out = {ops::Mul(s, row_grad, op.outputs[1]), ops::Mul(s, row_grad, ops::Neg(s, log_softmax))};
+  return absl::OkStatus();
+}
+
+// d log_softmax: g - exp(y) * sum(g, last axis).
+absl::Status LogSoftmaxGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  Output total =
+      ops::Sum(s, g[0], grad_util::Scalar(s, -1, TSR_DTYPE_INT32), ops::Sum::KeepDims(true));
+  *out = {ops::Sub(s, g[0], ops::Mul(s, ops::Exp(s, op.outputs[0]), total))};
+  return absl::OkStatus();
+}
+
+absl::Status L2LossGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::Mul(s, op.inputs[0], g[0])};
+  return absl::OkStatus();
+}
+
+const std::vector<std::string>& PoolAttrs() {
+  static const auto* names =
+      new std::vector<std::string>{"T", "ksize", "strides", "padding", "data_format"};
+  return *names;
+}
+
+absl::Status MaxPoolGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {Node(s, "MaxPoolGrad", {op.inputs[0], op.outputs[0], g[0]}, CopyAttrs(op, PoolAttrs()),
+               {g[0].type()})[0]};
+  return absl::OkStatus();
+}
+
+absl::Status AvgPoolGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {Node(s, "AvgPoolGrad", {ops::Shape(s, op.inputs[0]), g[0]}, CopyAttrs(op, PoolAttrs()),
+               {g[0].type()})[0]};
+  return absl::OkStatus();
+}
+
+const std::vector<std::string>& ConvAttrs() {
+  static const auto* names = new std::vector<std::string>{
+      "T",           "strides",   "padding",         "explicit_paddings",
+      "data_format", "dilations", "use_cudnn_on_gpu"};
+  return *names;
+}
+
+absl::Status Conv2DGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& input = op.inputs[0];
+  const Output& filter = op.inputs[1];
+  const DataType t = g[0].type();
+  Output input_grad = Node(s, "Conv2DBackpropInput", {ops::Shape(s, input), filter, g[0]},
+                           CopyAttrs(op, ConvAttrs()), {t})[0];
+  Output filter_grad = Node(s, "Conv2DBackpropFilter", {input, ops::Shape(s, filter), g[0]},
+                            CopyAttrs(op, ConvAttrs()), {t})[0];
+  *out = {input_grad, filter_grad};
+  return absl::OkStatus();
+}
+
+absl::Status EluGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::EluGrad(s, g[0], op.outputs[0])};
+  return absl::OkStatus();
+}
+
+absl::Status SeluGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SeluGrad(s, g[0], op.outputs[0])};
+  return absl::OkStatus();
+}
+
+absl::Status LeakyReluGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const float alpha = op.FloatAttr("alpha", 0.2f);
+  *out = {ops::LeakyReluGrad(s, g[0], op.inputs[0], ops::LeakyReluGrad::Alpha(alpha))};
+  return absl::OkStatus();
+}
+
+absl::Status SoftplusGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SoftplusGrad(s, g[0], op.inputs[0])};
+  return absl::OkStatus();
+}
+
+absl::Status LrnGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const ops::LRNGrad::Attrs attrs = ops::LRNGrad::Attrs()
+                                        .DepthRadius(op.IntAttr("depth_radius", 5))
+                                        .Bias(op.FloatAttr("bias", 1.0f))
+                                        .Alpha(op.FloatAttr("alpha", 1.0f))
+                                        .Beta(op.FloatAttr("beta", 0.5f));
+  *out = {ops::LRNGrad(s, g[0], op.inputs[0], op.outputs[0], attrs)};
+  return absl::OkStatus();
+}
+
+// Only y's gradient flows back (the statistics outputs are not differentiated, as in
+// TensorFlow), and the mean and variance inputs get none. In training the gradient op reads the
+// batch statistics the forward op saved; in inference the population statistics it was given.
+// TensorFlow transposes channels-first inference gradients to NHWC because its CPU kernel takes
+// only NHWC there; the kernels here take every format, so the data format is passed through.
+absl::Status FusedBatchNormV3Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const bool is_training = op.BoolAttr("is_training", true);
+  const ops::FusedBatchNormGradV3::Attrs attrs =
+      ops::FusedBatchNormGradV3::Attrs()
+          .Epsilon(op.FloatAttr("epsilon", 0.0001f))
+          .DataFormat(op.StringAttr("data_format", "NHWC"))
+          .IsTraining(is_training);
+  const Output& mean = is_training ? op.outputs[3] : op.inputs[3];
+  const Output& variance = is_training ? op.outputs[4] : op.inputs[4];
+  ops::FusedBatchNormGradV3 grad(s, g[0], op.inputs[0], op.inputs[1], mean, variance, op.outputs[5],
+                                 attrs);
+  *out = {grad.x_backprop, grad.scale_backprop, grad.offset_backprop, Output(), Output()};
+  return absl::OkStatus();
+}
+
+// ---- Second-order gradients: the gradient ops' own gradients -----------------------------
+
+// ReluGrad(g, x) and Relu6Grad(g, x) mask g by x: linear in g, piecewise constant in x.
+absl::Status ReluGradGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::ReluGrad(s, g[0], op.inputs[1]), ops::ZerosLike(s, op.inputs[1])};
+  return absl::OkStatus();
+}
+
+absl::Status Relu6GradGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::Relu6Grad(s, g[0], op.inputs[1]), ops::ZerosLike(s, op.inputs[1])};
+  return absl::OkStatus();
+}
+
+absl::Status LeakyReluGradGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const float alpha = op.FloatAttr("alpha", 0.2f);
+  *out = {ops::LeakyReluGrad(s, g[0], op.inputs[1], ops::LeakyReluGrad::Alpha(alpha)),
+          ops::ZerosLike(s, op.inputs[1])};
+  return absl::OkStatus();
+}
+
+// EluGrad(dy, y) and SeluGrad(dy, y) are dy * (y + c) where y < 0 and dy elsewhere: d/dy is dy
+// where y < 0.
+template <typename GradOpType>
+absl::Status ExponentialUnitGradGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& y = op.inputs[1];
+  Output negative = ops::Less(s, y, grad_util::Scalar(s, 0, y.type()));
+  *out = {GradOpType(s, g[0], y),
+          ops::SelectV2(s, negative, ops::Mul(s, g[0], op.inputs[0]), ops::ZerosLike(s, y))};
+  return absl::OkStatus();
+}
+
+// SoftplusGrad(dy, x) = dy * sigmoid(x); d/dx = dy * sigmoid'(x) = dy / (exp(-x) + 2 + exp(x)).
+absl::Status SoftplusGradGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& dy = op.inputs[0];
+  const Output& x = op.inputs[1];
+  Output denominator =
+      ops::Add(s, ops::Add(s, ops::Exp(s, ops::Neg(s, x)), grad_util::Scalar(s, 2, x.type())),
+               ops::Exp(s, x));
+  *out = {ops::SoftplusGrad(s, g[0], x), ops::Div(s, ops::Mul(s, g[0], dy), denominator)};
+  return absl::OkStatus();
+}
+
+// BiasAddGrad sums over every dimension but the channel one, so its gradient broadcasts the
+// channel vector back over the input's shape: [C] aligns with the last dimension as it is, and
+// is reshaped to [C, 1, ...] for NCHW.
+absl::Status BiasAddGradGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& input = op.inputs[0];
+  Output bias_grad = g[0];
+  if (op.StringAttr("data_format", "NHWC") == "NCHW") {
+    Output trailing = ops::Sub(s, ops::Rank(s, input), grad_util::Scalar(s, 2, TSR_DTYPE_INT32));
+    Output ones =
+        ops::Fill(s, ops::ExpandDims(s, trailing, grad_util::Scalar(s, 0, TSR_DTYPE_INT32)),
+                  grad_util::Scalar(s, 1, TSR_DTYPE_INT32));
+    bias_grad = ops::Reshape(
+        s, bias_grad,
+        ops::Concat(s, {ops::Shape(s, bias_grad), ones}, grad_util::Scalar(s, 0, TSR_DTYPE_INT32)));
+  }
+  *out = {ops::BroadcastTo(s, bias_grad, ops::Shape(s, input))};
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RegisterNnGradients(GradientRegistry* r) {
+  RETURN_IF_ERROR(
+      r->Register("SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyGrad));
+  RETURN_IF_ERROR(r->Register("SoftmaxCrossEntropyWithLogits", SoftmaxCrossEntropyGrad));
+  RETURN_IF_ERROR(r->Register("LogSoftmax", LogSoftmaxGrad));
+  RETURN_IF_ERROR(r->Register("L2Loss", L2LossGrad));
+  RETURN_IF_ERROR(r->Register("MaxPool", MaxPoolGrad));
+  RETURN_IF_ERROR(r->Register("AvgPool", AvgPoolGrad));
+  RETURN_IF_ERROR(r->Register("Conv2D", Conv2DGrad));
+  RETURN_IF_ERROR(r->Register("Relu", ReluGrad));
+  RETURN_IF_ERROR(r->Register("Relu6", Relu6Grad));
+  RETURN_IF_ERROR(r->Register("BiasAdd", BiasAddGrad));
+  RETURN_IF_ERROR(r->Register("Softmax", SoftmaxGrad));
+  RETURN_IF_ERROR(r->Register("Elu", EluGrad));
+  RETURN_IF_ERROR(r->Register("Selu", SeluGrad));
+  RETURN_IF_ERROR(r->Register("LeakyRelu", LeakyReluGrad));
+  RETURN_IF_ERROR(r->Register("Softplus", SoftplusGrad));
+  RETURN_IF_ERROR(r->Register("LRN", LrnGrad));
+  RETURN_IF_ERROR(r->Register("FusedBatchNormV3", FusedBatchNormV3Grad));
+  RETURN_IF_ERROR(r->Register("ReluGrad", ReluGradGrad));
+  RETURN_IF_ERROR(r->Register("Relu6Grad", Relu6GradGrad));
+  RETURN_IF_ERROR(r->Register("LeakyReluGrad", LeakyReluGradGrad));
+  RETURN_IF_ERROR(r->Register("EluGrad", ExponentialUnitGradGrad<ops::EluGrad>));
+  RETURN_IF_ERROR(r->Register("SeluGrad", ExponentialUnitGradGrad<ops::SeluGrad>));
+  RETURN_IF_ERROR(r->Register("SoftplusGrad", SoftplusGradGrad));
+  RETURN_IF_ERROR(r->Register("BiasAddGrad", BiasAddGradGrad));
+  return absl::OkStatus();
+}
+
+}  // namespace tessera

@@ -1,0 +1,19 @@
+// The array op definitions are split over three files; RegisterArrayOps (array_ops.cc) calls the
+// two groups declared here.
+#ifndef TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
+#define TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
+
+#include "absl/status/status.h"
+#include "host/ops/op_registry.h"
+
+namespace tessera {
+
+// Slice, StridedSlice, Split, SplitV, Unpack (array_slice_ops.cc).
+absl::Status RegisterArraySliceOps(OpRegistry* registry);
+// Transpose, ReverseV2, Tile, BroadcastTo, Pad, PadV2, MirrorPad, GatherV2, OneHot
+// (array_transform_ops.cc).
+absl::Status RegisterArrayTransformOps(OpRegistry* registry);
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_

@@ -1,0 +1,39 @@
+// Float 2-D convolutions as oneDNN primitives run on the host's intra-op pool: the output is cut
+// into pieces (whole images, or bands of output rows of one image), each piece one primitive
+// executed on one thread, so oneDNN never starts a thread of its own.
+#ifndef TESSERA_PLUGINS_CPU_KERNELS_CONV_ONEDNN_H_
+#define TESSERA_PLUGINS_CPU_KERNELS_CONV_ONEDNN_H_
+
+#include <memory>
+
+#include "plugins/cpu/kernels/conv_params.h"
+#include "tessera/plugin_api/plugin.h"
+
+namespace tessera::cpu {
+
+// One per kernel: it keeps the primitives it built (per shape) and a reordered-filter buffer
+// between calls. Thread-safe: concurrent Run calls share the cache.
+class OneDnnConvolution {
+ public:
+  OneDnnConvolution();
+  ~OneDnnConvolution();
+  OneDnnConvolution(const OneDnnConvolution&) = delete;
+  OneDnnConvolution& operator=(const OneDnnConvolution&) = delete;
+
+  // Whether this build has oneDNN.
+  static bool Available();
+
+  // output [batch, out_rows, out_cols, out_depth] = conv(input NHWC, filter HWIO) for an
+  // ungrouped convolution. Returns false, having written nothing, when oneDNN is absent or
+  // cannot build a primitive for this geometry; the caller then uses another implementation.
+  bool Run(const ConvGeometry& g, const float* input, const float* filter, float* output,
+           TSR_ThreadPool* pool);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tessera::cpu
+
+#endif  // TESSERA_PLUGINS_CPU_KERNELS_CONV_ONEDNN_H_

@@ -1,0 +1,61 @@
+// The CPU plugin's matrix-product layer: C = alpha * op(A) * op(B) + beta * C on row-major
+// matrices, cut into blocks over the host's intra-op pool, each block multiplied on one thread by
+// the fastest library of this build (oneDNN for float, OpenBLAS for double, Eigen otherwise).
+#ifndef TESSERA_PLUGINS_CPU_KERNELS_GEMM_GEMM_H_
+#define TESSERA_PLUGINS_CPU_KERNELS_GEMM_GEMM_H_
+
+#include <cstdint>
+
+#include "tessera/plugin_api/plugin.h"
+
+namespace tessera::cpu {
+
+// One row-major product. op(A) is m x k and op(B) is k x n; A is stored m x k (k x m when
+// transpose_a) with `lda` elements between rows, B likewise k x n (n x k when transpose_b) with
+// `ldb`, and C is m x n with `ldc`. Leading dimensions must cover a row (lda >= k, or m when
+// transposed; the same for B and C), as BLAS requires.
+template <typename T>
+struct GemmArgs {
+  bool transpose_a = false;
+  bool transpose_b = false;
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  T alpha = T(1);
+  const T* a = nullptr;
+  int64_t lda = 0;
+  const T* b = nullptr;
+  int64_t ldb = 0;
+  T beta = T(0);
+  T* c = nullptr;
+  int64_t ldc = 0;
+};
+
+// Computes `args` on the calling thread. As in BLAS, beta == 0 overwrites C without reading it
+// (a NaN there does not survive) and k == 0 (or alpha == 0) only scales C by beta.
+// T is float or double.
+template <typename T>
+void GemmSerial(const GemmArgs<T>& args);
+
+// Computes `args` on `pool` (nullptr: the calling thread alone): C is cut into at most one block
+// per pool thread along m and n (a single block when the product is too small to pay for a
+// thread hop), and each block is one GemmSerial. The blocks depend only on the shape and the
+// pool's size, so a result is the same, bit for bit, on every run with the same pool size.
+template <typename T>
+void Gemm(const GemmArgs<T>& args, TSR_ThreadPool* pool);
+
+// `batch` products of one shape (the sizes, transposes, scalars and leading dimensions of
+// `shape`; its pointers are ignored): product i reads a[i] and b[i] and writes c[i]. Whole
+// products are spread over the pool; when there are fewer products than threads each one is
+// also cut into blocks as in Gemm.
+template <typename T>
+void BatchGemm(const GemmArgs<T>& shape, int64_t batch, const T* const* a, const T* const* b,
+               T* const* c, TSR_ThreadPool* pool);
+
+// The library that multiplies `dtype` (float or double) in this build: "oneDNN", "OpenBLAS" or
+// "Eigen".
+const char* GemmBackendName(TSR_DataType dtype);
+
+}  // namespace tessera::cpu
+
+#endif  // TESSERA_PLUGINS_CPU_KERNELS_GEMM_GEMM_H_
