@@ -1,0 +1,244 @@
+// Numeric checks of the neural-network gradients of nn_grad.cc: the exponential and leaky
+// activations, Softplus, LRN, FusedBatchNormV3 in training and inference in every data format,
+// and the second-order gradients of the activation gradient ops and BiasAddGrad.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "host/client/gradients.h"
+#include "host/client/ops.h"
+#include "host/session/session.h"
+#include "host/testing/gradient_checker.h"
+
+namespace tessera {
+namespace {
+
+using ::tessera::testing::ComputeGradientError;
+using Xs = std::vector<Output>;
+using Fn = std::function<Output(const Scope&, const Xs&)>;
+
+// Uniform values in [lo, hi) of `dtype` (float or double), none closer to 0 than `gap` (the kinks
+// of the piecewise activations, where central differences are meaningless).
+Tensor RandomTensor(DataType dtype, const TensorShape& shape, double lo, double hi, double gap,
+                    uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  Tensor t(dtype, shape);
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    double v = dist(rng);
+    while (std::abs(v) < gap) v = dist(rng);
+    if (dtype == DT_DOUBLE) {
+      t.data<double>()[i] = v;
+    } else {
+      t.data<float>()[i] = static_cast<float>(v);
+    }
+  }
+  return t;
+}
+
+struct Range {
+  double lo = -2;
+  double hi = 2;
+  double gap = 0;
+};
+
+// Builds y = f(x...) on placeholders of `dtype` fed random values (x_i from ranges[i], or the
+// last range given) and checks its gradient: doubles with delta 1e-5 and tolerance 1e-7, floats
+// (the ops with float kernels only) with delta 1e-3 and `float_tolerance`.
+void CheckGradient(DataType dtype, const std::vector<TensorShape>& shapes, const Fn& f,
+                   std::vector<Range> ranges = {Range()}, double float_tolerance = 1e-3) {
+  Scope root = Scope::NewRootScope();
+  Xs xs;
+  std::vector<Tensor> values;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const Range& r = ranges[std::min(i, ranges.size() - 1)];
+    xs.push_back(ops::Placeholder(root.WithOpName("x", i), dtype));
+    values.push_back(RandomTensor(dtype, shapes[i], r.lo, r.hi, r.gap, 31 + uint32_t(i)));
+  }
+  Output y = f(root, xs);
+  ASSERT_TRUE(root.ok()) << root.status();
+  testing::GradientCheckOptions options;
+  options.delta = dtype == DT_DOUBLE ? 1e-5 : 1e-3;
+  absl::StatusOr<double> error = ComputeGradientError(root, xs, values, {y}, options);
+  ASSERT_TRUE(error.ok()) << error.status();
+  EXPECT_LT(*error, dtype == DT_DOUBLE ? 1e-7 : float_tolerance);
+}
+
+TEST(NnGradTest, EluAndSelu) {
+  const Range away_from_zero{-2, 2, 0.1};
+  CheckGradient(DT_DOUBLE, {{3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::Elu(s, x[0]); },
+                {away_from_zero});
+  CheckGradient(DT_DOUBLE, {{3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::Selu(s, x[0]); },
+                {away_from_zero});
+}
+
+// A gradient that ignored the forward op's alpha would be off by |alpha - 0.2| below zero.
+TEST(NnGradTest, LeakyReluWithDefaultAndGivenAlpha) {
+  for (float alpha : {0.2f, 0.5f, 1.5f}) {
+    SCOPED_TRACE(alpha);
+    CheckGradient(DT_DOUBLE, {{3, 4}},
+                  [alpha](const Scope& s, const Xs& x) -> Output {
+                    return ops::LeakyRelu(s, x[0], ops::LeakyRelu::Alpha(alpha));
+                  },
+                  {{-2, 2, 0.1}});
+  }
+}
+
+TEST(NnGradTest, Softplus) {
+  CheckGradient(DT_DOUBLE, {{3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::Softplus(s, x[0]); },
+                {{-4, 4}});
+}
+
+TEST(NnGradTest, LrnWithDefaultAndGivenAttrs) {
+  CheckGradient(DT_FLOAT, {{2, 2, 3, 7}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::LRN(s, x[0]); });
+  CheckGradient(DT_FLOAT, {{2, 2, 3, 7}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::LRN(s, x[0], ops::LRN::DepthRadius(2).Bias(2.0f).Alpha(0.3f).Beta(0.75f));
+  });
+}
+
+// FusedBatchNormV3's y against x, scale and offset. The population statistics of inference are
+// constants; in training they are fed too, and with an averaging factor below one the gradient
+// must still use the batch's own statistics. The large epsilon shows that it is passed on.
+void CheckBatchNorm(const std::string& format, bool is_training, const TensorShape& x_shape,
+                    float exponential_avg_factor = 1.0f) {
+  SCOPED_TRACE(format + (is_training ? " training" : " inference"));
+  const bool channels_first = format == "NCHW" || format == "NCDHW";
+  const int64_t channels = x_shape.dim(channels_first ? 1 : x_shape.rank() - 1);
+  std::vector<float> mean_values;
+  std::vector<float> variance_values;
+  for (int64_t c = 0; c < channels; ++c) {
+    mean_values.push_back(0.1f * static_cast<float>(c) - 0.2f);
+    variance_values.push_back(0.5f + 0.25f * static_cast<float>(c));
+  }
+  const TensorShape channel_shape{channels};
+  CheckGradient(
+      DT_FLOAT, {x_shape, channel_shape, channel_shape},
+      [&](const Scope& s, const Xs& x) -> Output {
+        Output mean = ops::Const(s, Tensor::FromVector<float>(channel_shape, mean_values));
+        Output variance = ops::Const(s, Tensor::FromVector<float>(channel_shape, variance_values));
+        return ops::FusedBatchNormV3(s, x[0], x[1], x[2], mean, variance,
+                                     ops::FusedBatchNormV3::DataFormat(format)
+                                         .IsTraining(is_training)
+                                         .Epsilon(0.05f)
+                                         .ExponentialAvgFactor(exponential_avg_factor))
+            .y;
+      },
+      {{-1, 1}, {0.5, 1.5}, {-1, 1}});
+}
+
+TEST(NnGradTest, FusedBatchNormTrainingAndInferenceInEveryFormat) {
+  for (bool is_training : {true, false}) {
+    CheckBatchNorm("NHWC", is_training, {2, 3, 2, 3});
+    CheckBatchNorm("NCHW", is_training, {2, 3, 3, 2});
+    CheckBatchNorm("NDHWC", is_training, {2, 2, 1, 2, 3});
+    CheckBatchNorm("NCDHW", is_training, {2, 3, 2, 1, 2});
+  }
+  CheckBatchNorm("NHWC", /*is_training=*/true, {2, 3, 2, 3}, /*exponential_avg_factor=*/0.5f);
+}
+
+// As in TensorFlow the mean and variance inputs get no gradient (zeros here), in inference too
+// where y does depend on them.
+TEST(NnGradTest, FusedBatchNormGivesMeanAndVarianceNoGradient) {
+  for (bool is_training : {true, false}) {
+    SCOPED_TRACE(is_training);
+    Scope root = Scope::NewRootScope();
+    Xs xs;
+    for (int i = 0; i < 5; ++i) xs.push_back(ops::Placeholder(root.WithOpName("x", i), DT_FLOAT));
+    Output y = ops::FusedBatchNormV3(root, xs[0], xs[1], xs[2], xs[3], xs[4],
+                                     ops::FusedBatchNormV3::IsTraining(is_training))
+                   .y;
+    Xs grads;
+    ASSERT_TRUE(AddSymbolicGradients(root, {y}, xs, &grads).ok());
+    absl::StatusOr<std::unique_ptr<Session>> session =
+        Session::Create(SessionOptions(), *root.ToGraphDef());
+    ASSERT_TRUE(session.ok()) << session.status();
+    std::vector<std::pair<std::string, Tensor>> feeds = {
+        {"x0", RandomTensor(DT_FLOAT, {2, 2, 2, 2}, -1, 1, 0, 5)},
+        {"x1", Tensor::FromVector<float>({2}, {1.0f, 2.0f})},
+        {"x2", Tensor::FromVector<float>({2}, {0.5f, -0.5f})},
+        {"x3", Tensor::FromVector<float>({2}, {0.25f, -0.25f})},
+        {"x4", Tensor::FromVector<float>({2}, {1.0f, 0.5f})}};
+    std::vector<Tensor> out;
+    ASSERT_TRUE((*session)->Run(feeds, {grads[3].name(), grads[4].name()}, {}, &out).ok());
+    ASSERT_EQ(out.size(), 2u);
+    for (const Tensor& t : out) {
+      ASSERT_EQ(t.NumElements(), 2);
+      EXPECT_EQ(t.data<float>()[0], 0.0f);
+      EXPECT_EQ(t.data<float>()[1], 0.0f);
+    }
+  }
+}
+
+// The activation gradient ops against both their inputs: linear in the incoming gradient, and
+// (away from the kinks) piecewise constant in the features, or linear in the outputs.
+TEST(NnGradTest, ActivationGradOpsSecondOrder) {
+  const Range gradients{-2, 2};
+  CheckGradient(DT_DOUBLE, {{3, 4}, {3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::ReluGrad(s, x[0], x[1]); },
+                {gradients, {-2, 2, 0.1}});
+  CheckGradient(DT_DOUBLE, {{3, 4}, {3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::Relu6Grad(s, x[0], x[1]); },
+                {gradients, {-2, 5.8, 0.1}});
+  CheckGradient(DT_DOUBLE, {{3, 4}, {3, 4}},
+                [](const Scope& s, const Xs& x) -> Output {
+                  return ops::LeakyReluGrad(s, x[0], x[1], ops::LeakyReluGrad::Alpha(0.3f));
+                },
+                {gradients, {-2, 2, 0.1}});
+  // Elu's outputs lie above -1, Selu's above -scale * alpha (about -1.76).
+  CheckGradient(DT_DOUBLE, {{3, 4}, {3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::EluGrad(s, x[0], x[1]); },
+                {gradients, {-0.9, 2, 0.1}});
+  CheckGradient(DT_DOUBLE, {{3, 4}, {3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::SeluGrad(s, x[0], x[1]); },
+                {gradients, {-1.5, 2, 0.1}});
+  CheckGradient(
+      DT_DOUBLE, {{3, 4}, {3, 4}},
+      [](const Scope& s, const Xs& x) -> Output { return ops::SoftplusGrad(s, x[0], x[1]); },
+      {gradients, {-4, 4}});
+}
+
+TEST(NnGradTest, BiasAddGradSecondOrderInBothFormats) {
+  for (const char* format : {"NHWC", "NCHW"}) {
+    SCOPED_TRACE(format);
+    for (const TensorShape& shape : {TensorShape{2, 3, 2, 2}, TensorShape{4, 3},
+                                     TensorShape{2, 3, 4}, TensorShape{1, 3, 2, 1, 2}}) {
+      CheckGradient(DT_DOUBLE, {shape}, [format](const Scope& s, const Xs& x) -> Output {
+        return ops::BiasAddGrad(s, x[0], ops::BiasAddGrad::DataFormat(format));
+      });
+    }
+  }
+}
+
+// Gradients of gradients: d/d(value, bias) of d(sum((value + bias)^2))/d(bias) and
+// d/d(x, w) of d(sum(relu(x) * w))/dx, through AddSymbolicGradients twice.
+TEST(NnGradTest, GradientsOfGradients) {
+  for (const char* format : {"NHWC", "NCHW"}) {
+    SCOPED_TRACE(format);
+    CheckGradient(DT_DOUBLE, {{2, 3, 2, 2}, {3}}, [format](const Scope& s, const Xs& x) -> Output {
+      Output value = std::string(format) == "NCHW" ? x[0] : ops::Reshape(s, x[0], {2, 2, 2, 3});
+      Output loss = ops::Square(s, ops::BiasAdd(s, value, x[1], ops::BiasAdd::DataFormat(format)));
+      Xs grads;
+      EXPECT_TRUE(AddSymbolicGradients(s, {loss}, {x[1]}, &grads).ok());
+      return grads.empty() ? Output() : grads[0];
+    });
+  }
+  CheckGradient(DT_DOUBLE, {{3, 4}, {3, 4}},
+                [](const Scope& s, const Xs& x) -> Output {
+                  Output loss = ops::Mul(s, ops::Relu(s, x[0]), x[1]);
+                  Xs grads;
+                  EXPECT_TRUE(AddSymbolicGradients(s, {loss}, {x[0]}, &grads).ok());
+                  return grads.empty() ? Output() : grads[0];
+                },
+                {{-2, 2, 0.1}});
+}
+
+}  // namespace
+}  // namespace tessera
