@@ -99,10 +99,7 @@ absl::Status CheckSupportedDtype(int dtype, absl::string_view key) {
   if (dtype >= 1 && dtype <= 23 && IsDenseDataType(static_cast<TSR_DataType>(dtype))) {
     return absl::OkStatus();
   }
-  if (dtype == tensorflow::DT_STRING) {
-    return absl::UnimplementedError(absl::StrCat(
-        "tensor '", key, "' has dtype string, which Tessera's host tensors cannot hold yet"));
-  }
+  if (dtype == tensorflow::DT_STRING) return absl::OkStatus();
   return absl::UnimplementedError(absl::StrCat("tensor '", key, "' has dtype ",
                                                StoredDtypeName(dtype),
                                                ", which Tessera's host tensors cannot hold"));

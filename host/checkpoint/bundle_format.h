@@ -43,8 +43,8 @@ void ShapeToProto(const TensorShape& shape, tensorflow::TensorShapeProto* proto)
 
 // The name of a stored dtype for messages, including the ones Tessera has no DataType for.
 std::string StoredDtypeName(int dtype);
-// OK when Tessera's host tensors can hold `dtype` (every fixed-size type of the runtime);
-// UNIMPLEMENTED naming `key` otherwise (strings, variants, resources, 8-bit floats, 4-bit ints,
+// OK when Tessera's host tensors can hold `dtype` (every fixed-size type of the runtime, and
+// strings); UNIMPLEMENTED naming `key` otherwise (variants, resources, 8-bit floats, 4-bit ints,
 // reference types, unknown values).
 absl::Status CheckSupportedDtype(int dtype, absl::string_view key);
 

@@ -97,9 +97,18 @@ absl::Status MergeOne(const std::string& prefix, MergeState* state) {
 
 }  // namespace
 
-absl::Status MergeBundles(const std::vector<std::string>& prefixes,
-                          const std::string& merged_prefix) {
-  if (prefixes.empty()) return absl::InvalidArgumentError("no checkpoints to merge");
+absl::Status MergeBundles(const std::vector<std::string>& all_prefixes,
+                          const std::string& merged_prefix, bool allow_missing_files) {
+  if (all_prefixes.empty()) return absl::InvalidArgumentError("no checkpoints to merge");
+  std::vector<std::string> prefixes;
+  for (const std::string& prefix : all_prefixes) {
+    if (!allow_missing_files || FileExists(MetaFilename(prefix))) prefixes.push_back(prefix);
+  }
+  if (prefixes.empty()) {
+    return absl::NotFoundError(absl::StrCat("none of the ", all_prefixes.size(),
+                                            " checkpoints to merge into '", merged_prefix,
+                                            "' exists (first: '", all_prefixes.front(), "')"));
+  }
   MergeState state;
   for (const std::string& prefix : prefixes) {
     RETURN_IF_ERROR(WithContext(MergeOne(prefix, &state),

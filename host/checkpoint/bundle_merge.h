@@ -21,8 +21,11 @@ namespace checkpoint {
 // in byte order or format version; the reader's errors (NOT_FOUND, DATA_LOSS, ...) for inputs.
 // The merged header counts the data files actually moved (TensorFlow sums the inputs' counts,
 // which is the same unless an input has a data file without tensors).
+//
+// With `allow_missing_files` (MergeV2Checkpoints' attr of that name), inputs whose index does not
+// exist are skipped; NOT_FOUND when none exists.
 absl::Status MergeBundles(const std::vector<std::string>& prefixes,
-                          const std::string& merged_prefix);
+                          const std::string& merged_prefix, bool allow_missing_files = false);
 
 }  // namespace checkpoint
 }  // namespace tessera

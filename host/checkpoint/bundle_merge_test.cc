@@ -108,6 +108,24 @@ void WriteIndex(const std::string& prefix, const tensorflow::BundleHeaderProto& 
   testing_util::WriteFileBytes(MetaFilename(prefix), table.Finish());
 }
 
+TEST(BundleMergeTest, AllowMissingFilesSkipsAbsentInputs) {
+  const std::string dir = TestDir();
+  WriteShard(dir + "/p0",
+             [](BundleWriter* w) { ASSERT_TRUE(w->Add("x", Tensor::Scalar(1.0f)).ok()); });
+  absl::Status status = MergeBundles({dir + "/gone", dir + "/p0", dir + "/also_gone"},
+                                     dir + "/merged", /*allow_missing_files=*/true);
+  ASSERT_TRUE(status.ok()) << status;
+  auto reader = BundleReader::Open(dir + "/merged");
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_EQ((*reader)->Keys(), (std::vector<std::string>{"x"}));
+
+  status = MergeBundles({dir + "/gone", dir + "/also_gone"}, dir + "/merged2",
+                        /*allow_missing_files=*/true);
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(status.message(), HasSubstr("none of the 2 checkpoints to merge into '" + dir +
+                                          "/merged2' exists (first: '" + dir + "/gone')"));
+}
+
 TEST(BundleMergeTest, RejectsIncompatibleOrCorruptInputs) {
   const std::string dir = TestDir();
   WriteShard(dir + "/p0",

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "host/checkpoint/bundle_format.h"
+#include "host/checkpoint/bundle_strings.h"
 #include "host/checkpoint/crc32c.h"
 #include "registry/status_macros.h"
 
@@ -77,7 +78,7 @@ absl::StatusOr<BundleReader::Entry> BundleReader::GetEntry(absl::string_view key
   const std::string* value = FindValue(key);
   if (value == nullptr) {
     return absl::NotFoundError(
-        absl::StrCat("tensor '", display_key, "' not found in checkpoint '", prefix_, "'"));
+        absl::StrCat("Key ", display_key, " not found in checkpoint '", prefix_, "'"));
   }
   Entry entry;
   if (!entry.proto.ParseFromString(*value)) {
@@ -160,14 +161,17 @@ absl::StatusOr<Tensor> BundleReader::ReadValue(const Entry& entry, absl::string_
   const tensorflow::BundleEntryProto& proto = entry.proto;
   RETURN_IF_ERROR(CheckSupportedDtype(proto.dtype(), key));
   const auto dtype = static_cast<DataType>(proto.dtype());
+  const bool is_string = dtype == TSR_DTYPE_STRING;
   const size_t element_size = DataTypeSize(dtype);
   const auto elements = static_cast<uint64_t>(entry.shape.num_elements());
   const auto corrupt = [&](absl::string_view what) {
     return absl::DataLossError(
         absl::StrCat("checkpoint '", prefix_, "' is corrupt: tensor '", key, "' ", what));
   };
-  if (elements > std::numeric_limits<uint64_t>::max() / element_size || proto.size() < 0 ||
-      static_cast<uint64_t>(proto.size()) != elements * element_size) {
+  if (is_string && proto.size() < 0) return corrupt(absl::StrCat("has size ", proto.size()));
+  if (!is_string &&
+      (elements > std::numeric_limits<uint64_t>::max() / element_size || proto.size() < 0 ||
+       static_cast<uint64_t>(proto.size()) != elements * element_size)) {
     return corrupt(absl::StrCat("has ", proto.size(), " bytes stored but ", DataTypeString(dtype),
                                 " ", entry.shape.DebugString(), " needs ",
                                 elements * element_size));
@@ -184,6 +188,18 @@ absl::StatusOr<Tensor> BundleReader::ReadValue(const Entry& entry, absl::string_
                                             "' lies at bytes [", offset, ", ", offset + size,
                                             ") but data file '", file->name(), "' has ",
                                             file->size(), " bytes (truncated?)"));
+  }
+  if (is_string) {
+    // Bounded by the data file's size, checked above.
+    std::string bytes(size, '\0');
+    if (size > 0) {
+      RETURN_IF_ERROR(WithContext(file->Read(offset, size, bytes.data()),
+                                  absl::StrCat("while reading tensor '", key, "'")));
+    }
+    return DecodeStringTensor(bytes, entry.shape, crc32c::Unmask(proto.crc32c()),
+                              /*big_endian=*/HostIsLittleEndian() == swap_bytes_,
+                              absl::StrCat("checkpoint '", prefix_, "' is corrupt: string tensor '",
+                                           key, "' in data file '", file->name(), "'"));
   }
   ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(HostAllocator(), dtype, entry.shape));
   char* data = static_cast<char*>(tensor.data());
@@ -221,8 +237,8 @@ absl::StatusOr<Tensor> BundleReader::LookupShapeAndSlice(absl::string_view key,
   ASSIGN_OR_RETURN(Entry entry, GetEntry(key, key));
   if (spec.full_shape != entry.shape) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "tensor '", key, "': shape ", spec.full_shape.DebugString(), " in shape_and_slice spec '",
-        shape_and_slice, "' does not match the shape stored in checkpoint '", prefix_,
+        "tensor_name = ", key, "; shape in shape_and_slice spec ", spec.full_shape.DebugString(),
+        " ('", shape_and_slice, "') does not match the shape stored in checkpoint '", prefix_,
         "': ", entry.shape.DebugString()));
   }
   return ReadSlice(key, entry, spec.slice);

@@ -29,9 +29,10 @@ namespace checkpoint {
 //
 // Errors: NOT_FOUND for a missing index or data file or an unknown key; DATA_LOSS, naming the
 // file and the key, for corrupt or truncated files and checksum mismatches; UNIMPLEMENTED for
-// dtypes Tessera's host tensors cannot hold (strings, variants, resources, 8-bit floats, ...);
-// INVALID_ARGUMENT for a slice request that does not fit the stored tensor; FAILED_PRECONDITION
-// for a checkpoint whose format version excludes this reader.
+// dtypes Tessera's host tensors cannot hold (variants, resources, 8-bit floats, ...) and for part
+// of a string tensor other than one stored slice; INVALID_ARGUMENT for a slice request that does
+// not fit the stored tensor; FAILED_PRECONDITION for a checkpoint whose format version excludes
+// this reader.
 //
 // Lookups may run concurrently from several threads.
 class BundleReader {
@@ -42,9 +43,9 @@ class BundleReader {
   static absl::StatusOr<std::unique_ptr<BundleReader>> Open(const std::string& prefix,
                                                             FileOpener opener);
 
-  // The stored dtype and shape of a tensor (saved whole or in slices). Strings, resources and
-  // variants are reported (TSR_DTYPE_STRING, ...) although Lookup cannot read them; dtypes outside
-  // TSR_DataType (8-bit floats, 4-bit integers, reference types) are UNIMPLEMENTED.
+  // The stored dtype and shape of a tensor (saved whole or in slices). Resources and variants are
+  // reported although Lookup cannot read them; dtypes outside TSR_DataType (8-bit floats, 4-bit
+  // integers, reference types) are UNIMPLEMENTED.
   absl::Status LookupDtypeAndShape(absl::string_view key, DataType* dtype, TensorShape* shape);
   // The whole tensor, assembled from its slices when it was saved in slices.
   absl::StatusOr<Tensor> Lookup(absl::string_view key);

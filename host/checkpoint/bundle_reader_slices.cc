@@ -84,6 +84,11 @@ absl::StatusOr<Tensor> BundleReader::ReadSlice(absl::string_view key, const Entr
       return value.Reshaped(*slice_shape);
     }
   }
+  if (dtype == TSR_DTYPE_STRING) {
+    return absl::UnimplementedError(absl::StrCat(
+        "cannot read slice '", slice.ToString(), "' of string tensor '", key, "' of checkpoint '",
+        prefix_, "': string tensors are read as stored, whole or by slice"));
+  }
 
   // Otherwise the stored slices that intersect the request must cover it exactly.
   std::vector<TensorSlice> parts;

@@ -190,8 +190,12 @@ TEST(BundleTest, WriterRejectsBadArguments) {
   EXPECT_THAT(status.message(), HasSubstr("tensor 'uninit' is uninitialized"));
 
   status = w.Add("str", Tensor(TSR_DTYPE_STRING, TensorShape{2}, nullptr));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("string tensor 'str' of shape [2] has no buffer"));
+
+  status = w.Add("handle", Tensor(TSR_DTYPE_RESOURCE, TensorShape{}, nullptr));
   EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(status.message(), HasSubstr("cannot save tensor 'str' of dtype string"));
+  EXPECT_THAT(status.message(), HasSubstr("cannot save tensor 'handle' of dtype resource"));
 
   // Argument errors do not poison the writer.
   ASSERT_TRUE(w.Add("y", Tensor::Scalar<float>(3)).ok());

@@ -55,6 +55,14 @@ inline ::testing::AssertionResult SameTensor(const Tensor& a, const Tensor& b) {
            << DataTypeString(a.dtype()) << " " << a.shape().DebugString() << " vs "
            << DataTypeString(b.dtype()) << " " << b.shape().DebugString();
   }
+  if (a.dtype() == TSR_DTYPE_STRING) {
+    for (int64_t i = 0; i < a.NumElements(); ++i) {
+      if (a.flat<std::string>()[i] != b.flat<std::string>()[i]) {
+        return ::testing::AssertionFailure() << "strings differ at element " << i;
+      }
+    }
+    return ::testing::AssertionSuccess();
+  }
   if (a.TotalBytes() > 0 && std::memcmp(a.data(), b.data(), a.TotalBytes()) != 0) {
     return ::testing::AssertionFailure() << "values differ";
   }

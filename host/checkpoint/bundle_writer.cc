@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "host/checkpoint/bundle_format.h"
+#include "host/checkpoint/bundle_strings.h"
 #include "host/checkpoint/crc32c.h"
 #include "host/checkpoint/table_builder.h"
 #include "registry/status_macros.h"
@@ -78,24 +79,35 @@ absl::Status BundleWriter::AddEntry(absl::string_view key, const Tensor& value) 
   if (!value.IsInitialized()) {
     return absl::InvalidArgumentError(absl::StrCat("tensor '", key, "' is uninitialized"));
   }
-  if (!IsDenseDataType(value.dtype())) {
+  const bool is_string = value.dtype() == TSR_DTYPE_STRING;
+  if (!IsDenseDataType(value.dtype()) && !is_string) {
     return absl::UnimplementedError(absl::StrCat("cannot save tensor '", key, "' of dtype ",
                                                  DataTypeString(value.dtype()),
-                                                 ": only fixed-size dtypes are supported"));
+                                                 ": only strings and fixed-size dtypes are "
+                                                 "supported"));
   }
   if (!value.host_accessible()) {
     return absl::FailedPreconditionError(
         absl::StrCat("tensor '", key, "' is not in host memory; copy it to the host first"));
   }
-  const size_t bytes = value.TotalBytes();
-  const char* data = static_cast<const char*>(value.data());
+  if (is_string && !value.HoldsStrings()) {
+    return absl::InvalidArgumentError(absl::StrCat("string tensor '", key, "' of shape ",
+                                                   value.shape().DebugString(),
+                                                   " has no buffer of strings"));
+  }
+  std::string encoded;
+  uint32_t crc = 0;
+  if (is_string) encoded = EncodeStringTensor(value, &crc);
+  const size_t bytes = is_string ? encoded.size() : value.TotalBytes();
+  const char* data = is_string ? encoded.data() : static_cast<const char*>(value.data());
+  if (!is_string && bytes > 0) crc = crc32c::Value(data, bytes);
   tensorflow::BundleEntryProto entry;
   entry.set_dtype(static_cast<tensorflow::DataType>(value.dtype()));
   ShapeToProto(value.shape(), entry.mutable_shape());
   entry.set_shard_id(0);
   entry.set_offset(static_cast<int64_t>(data_size_));
   entry.set_size(static_cast<int64_t>(bytes));
-  entry.set_crc32c(crc32c::Mask(bytes == 0 ? 0 : crc32c::Value(data, bytes)));
+  entry.set_crc32c(crc32c::Mask(crc));
   if (bytes > 0) {
     status_ = WithContext(data_->Append(absl::string_view(data, bytes)),
                           absl::StrCat("while saving tensor '", key, "'"));

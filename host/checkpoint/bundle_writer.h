@@ -24,8 +24,8 @@ namespace checkpoint {
 // reader never sees a half-written checkpoint. Missing directories of the prefix are created.
 //
 // Supported: every fixed-size dtype of the runtime (float, double, half, bfloat16, the integers,
-// bool, complex, quantized types), any shape. Strings are not representable in Tessera's host
-// tensors yet. Not thread-safe. A failed write sticks: later calls return it.
+// bool, complex, quantized types) and strings (TensorFlow's length-prefixed layout,
+// bundle_strings.h), any shape. Not thread-safe. A failed write sticks: later calls return it.
 class BundleWriter {
  public:
   // The data file is created here: its errors (PERMISSION_DENIED, NOT_FOUND, ...) show up now.
@@ -36,7 +36,8 @@ class BundleWriter {
   BundleWriter& operator=(const BundleWriter&) = delete;
 
   // Stores `value` (a host-memory tensor) under `key`. INVALID_ARGUMENT for an empty key (that
-  // is the header's) or a key added before; UNIMPLEMENTED for a dtype without a fixed size;
+  // is the header's), a key added before or a string tensor without its strings
+  // (Tensor::HoldsStrings); UNIMPLEMENTED for resources and variants;
   // FAILED_PRECONDITION for a tensor not in host memory or a writer already finished.
   absl::Status Add(absl::string_view key, const Tensor& value);
 

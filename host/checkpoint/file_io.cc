@@ -183,6 +183,22 @@ absl::Status CreateDirectories(const std::string& path) {
   return absl::OkStatus();
 }
 
+absl::Status RemoveEmptyDirectory(const std::string& path) {
+  if (::rmdir(path.c_str()) != 0) {
+    if (errno == ENOTEMPTY || errno == EEXIST) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot remove directory '", path, "': it is not empty"));
+    }
+    return ErrnoStatus(errno, "cannot remove directory", path);
+  }
+  return absl::OkStatus();
+}
+
+bool FileExists(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0;
+}
+
 std::string Dirname(const std::string& path) {
   const size_t slash = path.rfind('/');
   if (slash == std::string::npos) return "";

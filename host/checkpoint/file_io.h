@@ -72,6 +72,11 @@ absl::Status RenameFile(const std::string& from, const std::string& to);
 absl::Status RemoveFile(const std::string& path);
 // Creates `path` and its missing parents; an existing directory is OK.
 absl::Status CreateDirectories(const std::string& path);
+// Removes `path` if it is an empty directory (TensorFlow's Env::DeleteDir): NOT_FOUND when it does
+// not exist, FAILED_PRECONDITION when it is not empty.
+absl::Status RemoveEmptyDirectory(const std::string& path);
+// True when `path` exists (any kind of file).
+bool FileExists(const std::string& path);
 // The part of `path` before its last '/', "" when there is none.
 std::string Dirname(const std::string& path);
 

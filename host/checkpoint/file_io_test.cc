@@ -117,3 +117,27 @@ TEST(BundleFormatTest, SwapsBytesPerElementAndPerComplexComponent) {
 }  // namespace
 }  // namespace checkpoint
 }  // namespace tessera
+
+namespace tessera {
+namespace checkpoint {
+namespace {
+
+TEST(FileIoTest, RemoveEmptyDirectoryAndFileExists) {
+  const std::string dir = testing_util::TestDir();
+  EXPECT_TRUE(FileExists(dir));
+  EXPECT_FALSE(FileExists(dir + "/nothing"));
+  ASSERT_TRUE(CreateDirectories(dir + "/a/b").ok());
+  absl::Status status = RemoveEmptyDirectory(dir + "/a");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("it is not empty"), std::string::npos);
+  EXPECT_TRUE(RemoveEmptyDirectory(dir + "/a/b").ok());
+  EXPECT_TRUE(RemoveEmptyDirectory(dir + "/a").ok());
+  EXPECT_FALSE(FileExists(dir + "/a"));
+  status = RemoveEmptyDirectory(dir + "/a");
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(status.message().find("cannot remove directory"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace checkpoint
+}  // namespace tessera

@@ -109,6 +109,40 @@ DepthwiseConv2dNative::DepthwiseConv2dNative(const Scope& scope, Input input, In
   output = internal::FirstOutput(operation);
 }
 
+DepthwiseConv2dNativeBackpropInput::DepthwiseConv2dNativeBackpropInput(
+    const Scope& scope, Input input_sizes, Input filter, Input out_backprop,
+    const std::vector<int64_t>& strides, const std::string& padding, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output sizes = AsNodeOut(scope, input_sizes);
+  Output f = AsNodeOut(scope, filter);
+  Output dy = AsNodeOut(scope, out_backprop);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "DepthwiseConv2dNativeBackpropInput");
+  builder.CheckType("input_sizes", sizes, {DT_INT32});
+  DataType t = builder.CommonType("T", {f, dy});
+  builder.Input(sizes).Input(f).Input(dy).AttrType("T", t);
+  ConvAttrValues(builder, strides, padding, attrs, /*use_cudnn_on_gpu=*/false);
+  operation = builder.Finalize({t});
+  output = internal::FirstOutput(operation);
+}
+
+DepthwiseConv2dNativeBackpropFilter::DepthwiseConv2dNativeBackpropFilter(
+    const Scope& scope, Input input, Input filter_sizes, Input out_backprop,
+    const std::vector<int64_t>& strides, const std::string& padding, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output sizes = AsNodeOut(scope, filter_sizes);
+  Output dy = AsNodeOut(scope, out_backprop);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "DepthwiseConv2dNativeBackpropFilter");
+  builder.CheckType("filter_sizes", sizes, {DT_INT32});
+  DataType t = builder.CommonType("T", {in, dy});
+  builder.Input(in).Input(sizes).Input(dy).AttrType("T", t);
+  ConvAttrValues(builder, strides, padding, attrs, /*use_cudnn_on_gpu=*/false);
+  operation = builder.Finalize({t});
+  output = internal::FirstOutput(operation);
+}
+
 BatchMatMulV2::BatchMatMulV2(const Scope& scope, Input x, Input y, const Attrs& attrs) {
   if (!scope.ok()) return;
   Output a = AsNodeOut(scope, x);

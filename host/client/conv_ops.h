@@ -1,5 +1,5 @@
 // Typed wrappers of TensorFlow's convolution ops (Conv2D, Conv2DBackpropInput,
-// Conv2DBackpropFilter, DepthwiseConv2dNative) and of BatchMatMulV2.
+// Conv2DBackpropFilter, DepthwiseConv2dNative and its two gradients) and of BatchMatMulV2.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its Output, and keeps `operation`.
@@ -123,6 +123,42 @@ class DepthwiseConv2dNative : public internal::Conv2DAttrSetters {
   DepthwiseConv2dNative(const Scope& scope, Input input, Input filter,
                         const std::vector<int64_t>& strides, const std::string& padding,
                         const Attrs& attrs);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// DepthwiseConv2dNative's gradient with respect to its input, whose shape `input_sizes` gives
+// (int32, 4 values). Attrs as DepthwiseConv2dNative's (use_cudnn_on_gpu is not written).
+class DepthwiseConv2dNativeBackpropInput : public internal::Conv2DAttrSetters {
+ public:
+  using Attrs = Conv2DAttrs;
+  DepthwiseConv2dNativeBackpropInput(const Scope& scope, Input input_sizes, Input filter,
+                                     Input out_backprop, const std::vector<int64_t>& strides,
+                                     const std::string& padding)
+      : DepthwiseConv2dNativeBackpropInput(scope, input_sizes, filter, out_backprop, strides,
+                                           padding, Attrs()) {}
+  DepthwiseConv2dNativeBackpropInput(const Scope& scope, Input input_sizes, Input filter,
+                                     Input out_backprop, const std::vector<int64_t>& strides,
+                                     const std::string& padding, const Attrs& attrs);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// DepthwiseConv2dNative's gradient with respect to its filter, whose shape `filter_sizes` gives
+// (int32, 4 values: [rows, cols, in_depth, multiplier]).
+class DepthwiseConv2dNativeBackpropFilter : public internal::Conv2DAttrSetters {
+ public:
+  using Attrs = Conv2DAttrs;
+  DepthwiseConv2dNativeBackpropFilter(const Scope& scope, Input input, Input filter_sizes,
+                                      Input out_backprop, const std::vector<int64_t>& strides,
+                                      const std::string& padding)
+      : DepthwiseConv2dNativeBackpropFilter(scope, input, filter_sizes, out_backprop, strides,
+                                            padding, Attrs()) {}
+  DepthwiseConv2dNativeBackpropFilter(const Scope& scope, Input input, Input filter_sizes,
+                                      Input out_backprop, const std::vector<int64_t>& strides,
+                                      const std::string& padding, const Attrs& attrs);
   operator Output() const { return output; }
   Operation operation;
   Output output;

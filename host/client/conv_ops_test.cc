@@ -274,6 +274,95 @@ TEST(ConvOpsTest, BatchMatMulV2) {
 
 std::string ErrorOf(const Scope& root) { return std::string(root.status().message()); }
 
+// The depthwise gradients write DepthwiseConv2dNative's attrs (no use_cudnn_on_gpu) and check
+// that the sizes are int32.
+TEST(ConvOpsTest, DepthwiseGradients) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto w = ops::Placeholder(root.WithOpName("w"), DT_FLOAT);
+  auto dy = ops::Placeholder(root.WithOpName("dy"), DT_FLOAT);
+  auto sizes = ops::Placeholder(root.WithOpName("sizes"), DT_INT32);
+  ops::DepthwiseConv2dNativeBackpropInput(
+      root.WithOpName("di"), sizes, w, dy, {1, 1, 2, 2}, "EXPLICIT",
+      ops::DepthwiseConv2dNativeBackpropInput::DataFormat("NCHW").ExplicitPaddings(
+          {0, 0, 0, 0, 1, 1, 0, 2}));
+  EXPECT_EQ(ops::DepthwiseConv2dNativeBackpropFilter(root.WithOpName("df"), x, sizes, dy,
+                                                     {1, 1, 1, 1}, "VALID")
+                .output.type(),
+            DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "di", R"pb(
+    name: "di"
+    op: "DepthwiseConv2dNativeBackpropInput"
+    input: "sizes"
+    input: "w"
+    input: "dy"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "strides"
+      value { list { i: 1 i: 1 i: 2 i: 2 } }
+    }
+    attr {
+      key: "padding"
+      value { s: "EXPLICIT" }
+    }
+    attr {
+      key: "explicit_paddings"
+      value { list { i: 0 i: 0 i: 0 i: 0 i: 1 i: 1 i: 0 i: 2 } }
+    }
+    attr {
+      key: "data_format"
+      value { s: "NCHW" }
+    }
+    attr {
+      key: "dilations"
+      value { list { i: 1 i: 1 i: 1 i: 1 } }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "df", R"pb(
+    name: "df"
+    op: "DepthwiseConv2dNativeBackpropFilter"
+    input: "x"
+    input: "sizes"
+    input: "dy"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "strides"
+      value { list { i: 1 i: 1 i: 1 i: 1 } }
+    }
+    attr {
+      key: "padding"
+      value { s: "VALID" }
+    }
+    attr {
+      key: "explicit_paddings"
+      value { list {} }
+    }
+    attr {
+      key: "data_format"
+      value { s: "NHWC" }
+    }
+    attr {
+      key: "dilations"
+      value { list { i: 1 i: 1 i: 1 i: 1 } }
+    }
+  )pb"));
+  Scope bad = Scope::NewRootScope();
+  ops::DepthwiseConv2dNativeBackpropFilter(bad.WithOpName("f"), {{{{1.f}}}}, {1.f, 2.f},
+                                           {{{{1.f}}}}, {1, 1, 1, 1}, "VALID");
+  EXPECT_THAT(ErrorOf(bad), HasSubstr("attr 'filter_sizes' (the type of input"));
+  Scope bad_input = Scope::NewRootScope();
+  ops::DepthwiseConv2dNativeBackpropInput(bad_input.WithOpName("i"), {1.f, 2.f}, {{{{1.f}}}},
+                                          {{{{1.f}}}}, {1, 1, 1, 1}, "VALID");
+  EXPECT_THAT(ErrorOf(bad_input), HasSubstr("is float, not one of the allowed int32"));
+}
+
 TEST(ConvOpsErrorTest, BadAttrs) {
   {
     Scope root = Scope::NewRootScope();

@@ -121,6 +121,22 @@ absl::Status Conv2DGrad(const Scope& s, const GradOp& op, const Grads& g, Grads*
   return absl::OkStatus();
 }
 
+// As Conv2D's, through the depthwise gradient ops (ConvAttrs' use_cudnn_on_gpu is absent here).
+absl::Status DepthwiseConv2dNativeGrad(const Scope& s, const GradOp& op, const Grads& g,
+                                       Grads* out) {
+  const Output& input = op.inputs[0];
+  const Output& filter = op.inputs[1];
+  const DataType t = g[0].type();
+  Output input_grad =
+      Node(s, "DepthwiseConv2dNativeBackpropInput", {ops::Shape(s, input), filter, g[0]},
+           CopyAttrs(op, ConvAttrs()), {t})[0];
+  Output filter_grad =
+      Node(s, "DepthwiseConv2dNativeBackpropFilter", {input, ops::Shape(s, filter), g[0]},
+           CopyAttrs(op, ConvAttrs()), {t})[0];
+  *out = {input_grad, filter_grad};
+  return absl::OkStatus();
+}
+
 absl::Status EluGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
   *out = {ops::EluGrad(s, g[0], op.outputs[0])};
   return absl::OkStatus();
@@ -244,6 +260,7 @@ absl::Status RegisterNnGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("MaxPool", MaxPoolGrad));
   RETURN_IF_ERROR(r->Register("AvgPool", AvgPoolGrad));
   RETURN_IF_ERROR(r->Register("Conv2D", Conv2DGrad));
+  RETURN_IF_ERROR(r->Register("DepthwiseConv2dNative", DepthwiseConv2dNativeGrad));
   RETURN_IF_ERROR(r->Register("Relu", ReluGrad));
   RETURN_IF_ERROR(r->Register("Relu6", Relu6Grad));
   RETURN_IF_ERROR(r->Register("BiasAdd", BiasAddGrad));

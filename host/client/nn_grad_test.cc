@@ -1,6 +1,7 @@
 // Numeric checks of the neural-network gradients of nn_grad.cc: the exponential and leaky
 // activations, Softplus, LRN, FusedBatchNormV3 in training and inference in every data format,
-// and the second-order gradients of the activation gradient ops and BiasAddGrad.
+// DepthwiseConv2dNative, and the second-order gradients of the activation gradient ops and
+// BiasAddGrad.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -238,6 +239,42 @@ TEST(NnGradTest, GradientsOfGradients) {
                   return grads.empty() ? Output() : grads[0];
                 },
                 {{-2, 2, 0.1}});
+}
+
+// DepthwiseConv2dNative against its input and filter through the two depthwise gradient ops:
+// each padding, strides 1 and 2, channel multipliers 1 and 2, dilations and both data formats.
+TEST(NnGradTest, DepthwiseConv2dNative) {
+  struct Case {
+    std::string padding;
+    int64_t stride;
+    int64_t multiplier;
+    int64_t dilation;
+    std::string format;
+  };
+  for (const Case& c : std::vector<Case>{{"SAME", 1, 1, 1, "NHWC"},
+                                         {"VALID", 2, 2, 1, "NHWC"},
+                                         {"SAME", 2, 2, 1, "NCHW"},
+                                         {"VALID", 1, 1, 2, "NCHW"},
+                                         {"EXPLICIT", 1, 2, 2, "NHWC"}}) {
+    SCOPED_TRACE(c.padding + " " + c.format + " stride " + std::to_string(c.stride) +
+                 " multiplier " + std::to_string(c.multiplier) + " dilation " +
+                 std::to_string(c.dilation));
+    const bool nchw = c.format == "NCHW";
+    const TensorShape input = nchw ? TensorShape{2, 3, 5, 6} : TensorShape{2, 5, 6, 3};
+    const std::vector<int64_t> strides = nchw ? std::vector<int64_t>{1, 1, c.stride, c.stride}
+                                              : std::vector<int64_t>{1, c.stride, c.stride, 1};
+    const std::vector<int64_t> dilations = nchw
+                                               ? std::vector<int64_t>{1, 1, c.dilation, c.dilation}
+                                               : std::vector<int64_t>{1, c.dilation, c.dilation, 1};
+    ops::DepthwiseConv2dNative::Attrs attrs =
+        ops::DepthwiseConv2dNative::DataFormat(c.format).Dilations(dilations);
+    if (c.padding == "EXPLICIT") attrs = attrs.ExplicitPaddings({0, 0, 1, 2, 0, 1, 0, 0});
+    CheckGradient(DT_DOUBLE, {input, {3, 3, 3, c.multiplier}},
+                  [&](const Scope& s, const Xs& x) -> Output {
+                    return ops::Square(
+                        s, ops::DepthwiseConv2dNative(s, x[0], x[1], strides, c.padding, attrs));
+                  });
+  }
 }
 
 }  // namespace

@@ -58,6 +58,12 @@ absl::Status FillAbiAttrValue(const tensorflow::AttrValue& value, AttrScratch* s
     case tensorflow::AttrValue::kTensor: {
       absl::StatusOr<Tensor> tensor = TensorFromProto(value.tensor());
       if (!tensor.ok()) return tensor.status();
+      if (tensor->dtype() == TSR_DTYPE_STRING) {
+        // Strings stay in the host: the C ABI has no layout for them.
+        return absl::UnimplementedError(
+            "a string tensor attribute cannot be passed to a plugin (the C ABI has no string "
+            "layout)");
+      }
       Tensor& stored = scratch->tensors.emplace_back(std::move(*tensor));
       out->type = TSR_ATTR_TYPE_TENSOR;
       FillTensorView(stored, &out->tensor);

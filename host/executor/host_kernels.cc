@@ -1,10 +1,11 @@
 // _Arg, _Retval, _Send and _Recv.
 #include "host/executor/host_kernels.h"
 
-#include "host/executor/state_kernels.h"
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "host/executor/checkpoint_kernels.h"
+#include "host/executor/state_kernels.h"
 #include "host/graph/graph.h"
 #include "host/rendezvous/rendezvous.h"
 #include "host/runtime/device.h"
@@ -123,6 +124,11 @@ absl::Status PlaceReceivedValue(const Tensor& value, Device* dst, bool want_host
   Device* src = value.buffer() != nullptr ? value.buffer()->allocator()->device() : nullptr;
   bool on_host = value.buffer() == nullptr || value.host_accessible();
   bool dst_host = want_host || dst->host_memory();
+  if (value.dtype() == TSR_DTYPE_STRING && !dst_host) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a string tensor cannot be received on ", dst->name(),
+        ", whose memory the host cannot reach: string tensors live in host memory only"));
+  }
   if (on_host && dst_host) {
     *out = value;
     return absl::OkStatus();
@@ -250,7 +256,7 @@ bool IsHostKernelOp(absl::string_view op) {
   return op == "_Arg" || op == "_Retval" || op == "_Send" || op == "_Recv" || op == "_HostSend" ||
          op == "_HostRecv" || op == "Switch" || op == "Merge" || op == "Enter" || op == "Exit" ||
          op == "NextIteration" || op == "LoopCond" || op == "ControlTrigger" ||
-         IsStateKernelOp(op);
+         IsStateKernelOp(op) || IsCheckpointKernelOp(op);
 }
 
 absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
@@ -258,6 +264,10 @@ absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_o
   const std::string& op = node.op();
   if (IsStateKernelOp(op)) {
     StateKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
+    return absl::OkStatus();
+  }
+  if (IsCheckpointKernelOp(op)) {
+    CheckpointKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
     return absl::OkStatus();
   }
   inputs_on_host->assign(node.num_inputs(), false);
@@ -278,6 +288,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Dev
                                                            ResourceManager* resources) {
   const std::string& op = node.op();
   if (IsStateKernelOp(op)) return CreateStateKernel(node, device, resources);
+  if (IsCheckpointKernelOp(op)) return CreateCheckpointKernel(node, device);
   if (op == "_Arg") {
     ASSIGN_OR_RETURN(int64_t index, IntAttr(node, "index"));
     return std::unique_ptr<OpKernel>(new ArgKernel(index));

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "host/executor/host_kernels.h"
+#include "host/executor/string_kernels.h"
 #include "host/executor/variable_access.h"
 #include "host/graph/graph.h"
 #include "host/ops/node_def_util.h"
@@ -96,7 +97,8 @@ KernelFactory::KernelFactory(const std::vector<KernelSpec>& kernels) {
 }
 
 bool KernelFactory::HasKernel(const Node& node, absl::string_view device_type) const {
-  if (IsHostKernelOp(node.op())) return true;
+  if (IsHostKernelOp(node.op()) || IsStringKernelNode(node)) return true;
+  if (HasStringEdge(node)) return false;  // no plugin kernel takes strings
   auto it = by_op_.find(node.op());
   if (it == by_op_.end()) return false;
   for (const KernelSpec* spec : it->second) {
@@ -116,6 +118,12 @@ std::vector<std::string> KernelFactory::DeviceTypesWithKernelsFor(absl::string_v
 
 absl::StatusOr<const KernelSpec*> KernelFactory::FindKernel(const Node& node,
                                                             absl::string_view device_type) const {
+  if (HasStringEdge(node)) {
+    RETURN_IF_ERROR(CheckStringEdgesSupported(node));
+    return absl::NotFoundError(absl::StrCat("node '", node.name(), "' (", node.op(),
+                                            ") has string tensors, which only the host's kernels "
+                                            "take; no plugin kernel runs it"));
+  }
   auto it = by_op_.find(node.op());
   std::vector<std::string> seen;
   if (it != by_op_.end()) {
@@ -160,6 +168,10 @@ absl::Status MarkHostArgs(const google::protobuf::RepeatedPtrField<tensorflow::O
 absl::Status KernelFactory::HostMemoryArgs(const Node& node, absl::string_view device_type,
                                            std::vector<bool>* inputs_on_host,
                                            std::vector<bool>* outputs_on_host) const {
+  if (IsStringKernelNode(node)) {
+    StringKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
+    return absl::OkStatus();
+  }
   if (IsHostKernelOp(node.op()))
     return HostKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
   inputs_on_host->assign(node.num_inputs(), false);
@@ -177,6 +189,8 @@ absl::Status KernelFactory::HostMemoryArgs(const Node& node, absl::string_view d
 
 absl::StatusOr<std::unique_ptr<OpKernel>> KernelFactory::CreateKernel(
     const Node& node, Device* device, KernelNodeInfo* info, ResourceManager* resources) const {
+  if (IsStringKernelNode(node)) return CreateStringKernel(node);
+  if (HasStringEdge(node)) RETURN_IF_ERROR(CheckStringEdgesSupported(node));
   if (IsHostKernelOp(node.op())) {
     ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel, CreateHostKernel(node, device, resources));
     return WrapForVariableAccess(node, device, /*plugin_kernel=*/false, std::move(kernel));

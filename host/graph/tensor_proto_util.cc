@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,89 @@ namespace {
 
 constexpr int kRefOffset = 100;
 
+// The most bytes of string data a proto may expand to by repeating its last string_val over the
+// shape: a few bytes of proto must not turn into gigabytes of strings.
+constexpr uint64_t kMaxRepeatedStringBytes = uint64_t{1} << 30;
+
+// TensorFlow's tensor_content encoding of strings (EncodeStringList): every length as a varint32,
+// then the bytes of every string. Each length takes at least one byte, so `n` is bounded by the
+// content's size before anything is allocated.
+absl::Status DecodeStringContent(const std::string& content, const Tensor& tensor) {
+  const int64_t n = tensor.NumElements();
+  const auto invalid = [&](absl::string_view what) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor proto for string ",
+                                                   tensor.shape().DebugString(),
+                                                   " has malformed tensor_content: ", what));
+  };
+  std::vector<uint32_t> lengths(static_cast<size_t>(n));
+  size_t pos = 0;
+  uint64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t length = 0;
+    int shift = 0;
+    while (true) {
+      if (pos >= content.size() || shift > 28) return invalid("a truncated or overlong length");
+      const auto byte = static_cast<uint8_t>(content[pos++]);
+      if (shift == 28 && (byte & 0x70) != 0) return invalid("a length above 2^32");
+      length |= static_cast<uint32_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) break;
+      shift += 7;
+    }
+    lengths[static_cast<size_t>(i)] = length;
+    total += length;
+  }
+  if (total != content.size() - pos) {
+    return invalid(absl::StrCat("the lengths add up to ", total, " bytes but ",
+                                content.size() - pos, " follow them"));
+  }
+  std::string* out = tensor.data<std::string>();
+  for (int64_t i = 0; i < n; ++i) {
+    out[i].assign(content, pos, lengths[static_cast<size_t>(i)]);
+    pos += lengths[static_cast<size_t>(i)];
+  }
+  return absl::OkStatus();
+}
+
+// Checks the value fields of a string proto of `shape` before any string is made: tensor_content
+// needs a byte per length at least; string_val follows TensorFlow's rules (none -> empty strings,
+// fewer than the elements -> the last repeats, more -> error) within kMaxRepeatedStringBytes.
+absl::Status CheckStringValues(const tensorflow::TensorProto& proto, const TensorShape& shape) {
+  const int64_t n = shape.num_elements();
+  if (!proto.tensor_content().empty()) {
+    if (static_cast<uint64_t>(n) > proto.tensor_content().size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "tensor proto for string ", shape.DebugString(), " has malformed tensor_content: ",
+          proto.tensor_content().size(), " bytes cannot hold ", n, " lengths"));
+    }
+    return absl::OkStatus();
+  }
+  const int64_t in_n = proto.string_val_size();
+  if (in_n > n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor proto for string ", shape.DebugString(), " has ", in_n,
+                     " values in string_val, expected ", n, " (or fewer, the last repeating)"));
+  }
+  if (in_n == 0) return absl::OkStatus();
+  const std::string& last = proto.string_val(static_cast<int>(in_n - 1));
+  if (!last.empty() && static_cast<uint64_t>(n - in_n) > kMaxRepeatedStringBytes / last.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tensor proto for string ", shape.DebugString(), " would repeat its last ", last.size(),
+        "-byte string ", n - in_n, " times, more than ", kMaxRepeatedStringBytes, " bytes"));
+  }
+  return absl::OkStatus();
+}
+
+// string_val into a tensor CheckStringValues accepted.
+void FillStrings(const tensorflow::TensorProto& proto, const Tensor& tensor) {
+  const int64_t n = tensor.NumElements();
+  const int64_t in_n = proto.string_val_size();
+  if (in_n == 0 || n == 0) return;
+  const std::string& last = proto.string_val(static_cast<int>(in_n - 1));
+  std::string* out = tensor.data<std::string>();
+  for (int64_t i = 0; i < in_n; ++i) out[i] = proto.string_val(static_cast<int>(i));
+  for (int64_t i = in_n; i < n; ++i) out[i] = last;
+}
+
 // Copies `values` (k proto values per element) into the tensor's buffer with TensorFlow's rules:
 // none -> zeros, fewer than the elements -> the last element repeats, more -> error.
 template <typename Dst, typename Values>
@@ -21,15 +105,14 @@ absl::Status CopyValues(const Values& values, int k, const char* field, const Te
   const int64_t n = tensor.NumElements();
   const int64_t count = values.size();
   if (count % k != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tensor proto field ", field, " has ", count, " values, expected a multiple of ", k));
+    return absl::InvalidArgumentError(absl::StrCat("tensor proto field ", field, " has ", count,
+                                                   " values, expected a multiple of ", k));
   }
   const int64_t in_n = count / k;
   if (in_n > n) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "tensor proto for ", DataTypeString(tensor.dtype()), " ",
-        tensor.shape().DebugString(), " has ", in_n, " values in ", field, ", expected ", n,
-        " (or fewer, the last repeating)"));
+        "tensor proto for ", DataTypeString(tensor.dtype()), " ", tensor.shape().DebugString(),
+        " has ", in_n, " values in ", field, ", expected ", n, " (or fewer, the last repeating)"));
   }
   Dst* out = tensor.data<Dst>();
   if (n == 0) return absl::OkStatus();
@@ -89,9 +172,7 @@ absl::Status FillFromTypedField(const tensorflow::TensorProto& proto, const Tens
 
 }  // namespace
 
-bool IsRuntimeDataType(int dtype) {
-  return dtype >= TSR_DTYPE_FLOAT && dtype <= TSR_DTYPE_UINT64;
-}
+bool IsRuntimeDataType(int dtype) { return dtype >= TSR_DTYPE_FLOAT && dtype <= TSR_DTYPE_UINT64; }
 
 std::string ProtoDataTypeString(int dtype) {
   if (IsRuntimeDataType(dtype)) return DataTypeString(static_cast<DataType>(dtype));
@@ -122,8 +203,7 @@ absl::StatusOr<TensorShape> TensorShapeFromProto(const tensorflow::TensorShapePr
           absl::StrCat("tensor shape has dimension ", dim.size(), ", expected a size >= 0"));
     }
     if (dim.size() > 0 && elements > std::numeric_limits<int64_t>::max() / dim.size()) {
-      return absl::InvalidArgumentError(
-          "tensor shape has more elements than an int64 can count");
+      return absl::InvalidArgumentError("tensor shape has more elements than an int64 can count");
     }
     elements *= dim.size();
     shape.AddDim(dim.size());
@@ -138,19 +218,32 @@ void TensorShapeToProto(const TensorShape& shape, tensorflow::TensorShapeProto* 
 
 absl::StatusOr<Tensor> TensorFromProto(const tensorflow::TensorProto& proto) {
   const int dtype_value = static_cast<int>(proto.dtype());
-  if (!IsRuntimeDataType(dtype_value) || !IsDenseDataType(static_cast<DataType>(dtype_value))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tensor proto has dtype ", ProtoDataTypeString(dtype_value),
-        ", which the runtime cannot hold as a dense tensor"));
+  const bool is_string = dtype_value == TSR_DTYPE_STRING;
+  if (!is_string &&
+      (!IsRuntimeDataType(dtype_value) || !IsDenseDataType(static_cast<DataType>(dtype_value)))) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor proto has dtype ",
+                                                   ProtoDataTypeString(dtype_value),
+                                                   ", which the runtime cannot hold in a tensor"));
   }
   const DataType dtype = static_cast<DataType>(dtype_value);
   TensorShape shape;
   ASSIGN_OR_RETURN(shape, TensorShapeFromProto(proto.tensor_shape()));
+  if (is_string) {
+    RETURN_IF_ERROR(CheckStringValues(proto, shape));
+    Tensor tensor;
+    ASSIGN_OR_RETURN(tensor, Tensor::Allocate(HostAllocator(), dtype, shape));
+    if (!proto.tensor_content().empty()) {
+      RETURN_IF_ERROR(DecodeStringContent(proto.tensor_content(), tensor));
+    } else {
+      FillStrings(proto, tensor);
+    }
+    return tensor;
+  }
   const int64_t n = shape.num_elements();
   const size_t element_size = DataTypeSize(dtype);
   if (n > 0 && static_cast<uint64_t>(n) > std::numeric_limits<uint64_t>::max() / element_size / 2) {
-    return absl::InvalidArgumentError(absl::StrCat("tensor proto of shape ", shape.DebugString(),
-                                                   " is too large"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor proto of shape ", shape.DebugString(), " is too large"));
   }
   const size_t bytes = static_cast<size_t>(n) * element_size;
   if (!proto.tensor_content().empty() && proto.tensor_content().size() != bytes) {
@@ -172,6 +265,11 @@ void TensorToProto(const Tensor& tensor, tensorflow::TensorProto* proto) {
   proto->Clear();
   proto->set_dtype(static_cast<tensorflow::DataType>(tensor.dtype()));
   TensorShapeToProto(tensor.shape(), proto->mutable_tensor_shape());
+  if (tensor.dtype() == TSR_DTYPE_STRING) {
+    if (tensor.data() == nullptr) return;
+    for (const std::string& value : tensor.flat<std::string>()) proto->add_string_val(value);
+    return;
+  }
   if (tensor.TotalBytes() > 0 && tensor.data() != nullptr) {
     proto->set_tensor_content(tensor.data(), tensor.TotalBytes());
   }

@@ -25,12 +25,16 @@ void TensorShapeToProto(const TensorShape& shape, tensorflow::TensorShapeProto* 
 // A host-memory tensor from a TensorProto. Values come from `tensor_content` (raw little-endian
 // bytes, whose size must match exactly) or from the typed `*_val` field of the dtype: no values
 // means zeros, fewer values than elements repeat the last one (TensorFlow's rule, so one value
-// fills the shape), more values than elements is INVALID_ARGUMENT naming both counts. Strings,
-// resources, variants, reference and sub-byte types are INVALID_ARGUMENT; out of memory is
-// RESOURCE_EXHAUSTED.
+// fills the shape), more values than elements is INVALID_ARGUMENT naming both counts.
+// Strings come from `string_val` by the same rules (no values: empty strings; repeating the last
+// one may not make more than 1 GiB) or from `tensor_content` in TensorFlow's string encoding
+// (every length as a varint32, then the bytes); malformed content is INVALID_ARGUMENT, checked
+// before the strings are made. Resources, variants, reference and sub-byte types are
+// INVALID_ARGUMENT; out of memory is RESOURCE_EXHAUSTED.
 absl::StatusOr<Tensor> TensorFromProto(const tensorflow::TensorProto& proto);
 
-// Writes dtype, shape and `tensor_content` (host-memory tensors only).
+// Writes dtype, shape and `tensor_content` (host-memory tensors only); strings go to `string_val`,
+// as TensorFlow writes them.
 void TensorToProto(const Tensor& tensor, tensorflow::TensorProto* proto);
 
 }  // namespace tessera

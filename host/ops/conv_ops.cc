@@ -1,5 +1,6 @@
 // TensorFlow's convolution op definitions: Conv2D, DepthwiseConv2dNative and the two gradients
-// of Conv2D (Conv2DBackpropInput, Conv2DBackpropFilter), with TensorFlow's shape functions.
+// of each (Conv2DBackpropInput/Filter, DepthwiseConv2dNativeBackpropInput/Filter), with
+// TensorFlow's shape functions.
 #include <optional>
 #include <string>
 #include <vector>
@@ -281,7 +282,37 @@ absl::Status RegisterConvOps(OpRegistry* registry) {
       .Input("filter", "T")
       .Output("output", "T")
       .TypeAttr("T", {kHalf, kBfloat16, kFloat, kDouble});
-  return RegisterOp(registry, ConvAttrs(depthwise, false).SetShapeFn(DepthwiseConv2dNativeShape));
+  RETURN_IF_ERROR(
+      RegisterOp(registry, ConvAttrs(depthwise, false).SetShapeFn(DepthwiseConv2dNativeShape)));
+
+  // The depthwise gradients take their shape from input_sizes / filter_sizes, which must hold 4
+  // values (unknown values: a 4-D shape of unknown dimensions).
+  OpDefBuilder depthwise_input("DepthwiseConv2dNativeBackpropInput");
+  depthwise_input.Input("input_sizes", kInt32)
+      .Input("filter", "T")
+      .Input("out_backprop", "T")
+      .Output("output", "T")
+      .TypeAttr("T", {kHalf, kBfloat16, kFloat, kDouble});
+  RETURN_IF_ERROR(RegisterOp(
+      registry, ConvAttrs(depthwise_input, false).SetShapeFn([](ShapeInferenceContext& ctx) {
+        PartialShape sizes;
+        ASSIGN_OR_RETURN(sizes, ctx.MakeShapeFromShapeTensor(0));
+        if (!sizes.rank_known()) sizes = PartialShape::UnknownOfRank(4);
+        if (sizes.rank() != 4) {
+          return ctx.Error(
+              absl::StrCat("Shape must be rank 4 but is rank ", sizes.rank(), " (input_sizes)"));
+        }
+        ctx.set_output(0, std::move(sizes));
+        return absl::OkStatus();
+      })));
+  OpDefBuilder depthwise_filter("DepthwiseConv2dNativeBackpropFilter");
+  depthwise_filter.Input("input", "T")
+      .Input("filter_sizes", kInt32)
+      .Input("out_backprop", "T")
+      .Output("output", "T")
+      .TypeAttr("T", {kHalf, kBfloat16, kFloat, kDouble});
+  return RegisterOp(registry,
+                    ConvAttrs(depthwise_filter, false).SetShapeFn(Conv2DBackpropFilterShape));
 }
 
 }  // namespace tessera

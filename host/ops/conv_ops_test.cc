@@ -281,6 +281,45 @@ TEST_F(ConvOpsTest, Conv2DBackpropFilterTakesItsShapeFromFilterSizes) {
       "Shape must be rank 4 but is rank 3 (filter_sizes)");
 }
 
+TEST_F(ConvOpsTest, DepthwiseGradientsTakeTheirShapeFromTheSizes) {
+  for (const char* op :
+       {"DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter"}) {
+    EXPECT_THAT(AttrNames(op), ElementsAre("T", "strides", "padding", "explicit_paddings",
+                                           "data_format", "dilations"));
+  }
+  EXPECT_EQ(Def("DepthwiseConv2dNativeBackpropInput").input_arg(0).name(), "input_sizes");
+  EXPECT_EQ(Def("DepthwiseConv2dNativeBackpropInput").input_arg(0).type(), tensorflow::DT_INT32);
+  EXPECT_EQ(Def("DepthwiseConv2dNativeBackpropFilter").input_arg(1).name(), "filter_sizes");
+  EXPECT_EQ(Def("DepthwiseConv2dNativeBackpropFilter").input_arg(1).type(), tensorflow::DT_INT32);
+  const std::string attrs = ConvAttrs("SAME", {1, 2, 2, 1});
+  Tensor input_sizes = Tensor::Vector<int32_t>({2, 9, 8, 3});
+  auto out = InferShapes(
+      *ops_, "DepthwiseConv2dNativeBackpropInput", attrs,
+      {PartialShape({4}), PartialShape({3, 3, 3, 2}), PartialShape({2, 5, 4, 6})}, {&input_sizes});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 9, 8, 3})));
+  out = InferShapes(*ops_, "DepthwiseConv2dNativeBackpropInput", attrs,
+                    {PartialShape::Unknown(), PartialShape({3, 3, 3, 2}), PartialShape::Unknown()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, -1, -1, -1})));
+  Tensor two = Tensor::Vector<int32_t>({9, 8});
+  ExpectError(
+      InferShapes(*ops_, "DepthwiseConv2dNativeBackpropInput", attrs,
+                  {PartialShape({2}), PartialShape({3, 3, 3, 2}), PartialShape::Unknown()}, {&two}),
+      "Shape must be rank 4 but is rank 2 (input_sizes)");
+  Tensor filter_sizes = Tensor::Vector<int32_t>({3, 3, 3, 2});
+  out = InferShapes(*ops_, "DepthwiseConv2dNativeBackpropFilter", attrs,
+                    {PartialShape({2, 9, 8, 3}), PartialShape({4}), PartialShape({2, 5, 4, 6})},
+                    {nullptr, &filter_sizes});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3, 3, 3, 2})));
+  Tensor three = Tensor::Vector<int32_t>({3, 3, 3});
+  ExpectError(InferShapes(*ops_, "DepthwiseConv2dNativeBackpropFilter", attrs,
+                          {PartialShape::Unknown(), PartialShape({3}), PartialShape::Unknown()},
+                          {nullptr, &three}),
+              "Shape must be rank 4 but is rank 3 (filter_sizes)");
+}
+
 // Attrs of a float BatchMatMulV2.
 std::string BatchMatMulAttrs(bool adj_x, bool adj_y) {
   return absl::StrCat("attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'adj_x' value { b: ",

@@ -200,6 +200,11 @@ TSR_Status* GetAttr(const TSR_ShapeContext* const_bridge, const char* name,
         return MakeStatus(bridge, static_cast<TSR_Code>(tensor.status().code()),
                           std::string(tensor.status().message()));
       }
+      if (tensor->dtype() == TSR_DTYPE_STRING) {
+        return MakeStatus(bridge, TSR_CODE_UNIMPLEMENTED,
+                          "a string tensor attribute cannot be passed to a plugin (the C ABI "
+                          "has no string layout)");
+      }
       bridge->tensor_storage.push_back(*std::move(tensor));
       const Tensor& t = bridge->tensor_storage.back();
       value->type = TSR_ATTR_TYPE_TENSOR;

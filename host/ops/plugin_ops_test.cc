@@ -357,6 +357,16 @@ TEST(PluginOpsAttrTest, PassesTensorsAndRefusesFuncs) {
   EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented) << out.status();
   EXPECT_THAT(std::string(out.status().message()),
               HasSubstr("attr '_fn' of node 'n' is a func, which the ABI cannot pass"));
+
+  // A string tensor has no layout in the ABI.
+  auto strings = InferShapes(ops, "AcmeTensor", R"pb(
+    attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { dim { size: 1 } }
+                                         string_val: "a" } } })pb",
+                             {});
+  ASSERT_FALSE(strings.ok());
+  EXPECT_EQ(strings.status().code(), absl::StatusCode::kUnimplemented) << strings.status();
+  EXPECT_THAT(std::string(strings.status().message()),
+              HasSubstr("a string tensor attribute cannot be passed to a plugin"));
 }
 
 }  // namespace

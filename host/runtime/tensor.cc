@@ -124,15 +124,6 @@ absl::StatusOr<Tensor> AllocateStrings(Allocator* allocator, const TensorShape& 
                 std::make_shared<TensorBuffer>(StringAllocator(), data, bytes));
 }
 
-// True when `t`'s buffer holds its strings (a string tensor made by Allocate, or sharing such a
-// buffer); false for one assembled from some other buffer.
-bool HoldsStrings(const Tensor& t) {
-  const std::shared_ptr<TensorBuffer>& buffer = t.buffer();
-  if (buffer == nullptr) return t.NumElements() == 0;
-  return buffer->allocator() == StringAllocator() &&
-         buffer->size() / sizeof(std::string) >= static_cast<uint64_t>(t.NumElements());
-}
-
 template <typename T>
 void AppendValues(const Tensor& t, int64_t n, std::string* out) {
   const T* p = t.data<T>();
@@ -213,7 +204,7 @@ absl::StatusOr<Tensor> Tensor::DeepCopy() const {
   absl::StatusOr<Tensor> copy = Allocate(HostAllocator(), dtype_, shape_);
   if (!copy.ok()) return copy.status();
   if (dtype_ == TSR_DTYPE_STRING) {
-    if (!HoldsStrings(*this)) {
+    if (!HoldsStrings()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "string tensor of shape ", shape_.DebugString(), " has no buffer of strings to copy"));
     }
@@ -225,6 +216,13 @@ absl::StatusOr<Tensor> Tensor::DeepCopy() const {
   }
   if (TotalBytes() > 0) std::memcpy(copy->data(), data(), TotalBytes());
   return copy;
+}
+
+bool Tensor::HoldsStrings() const {
+  if (dtype_ != TSR_DTYPE_STRING) return false;
+  if (buffer_ == nullptr) return NumElements() == 0;
+  return buffer_->allocator() == StringAllocator() &&
+         buffer_->size() / sizeof(std::string) >= static_cast<uint64_t>(NumElements());
 }
 
 Tensor Tensor::Strings(const TensorShape& shape, absl::Span<const std::string> values) {
@@ -276,7 +274,7 @@ std::string Tensor::SummarizeValues(int max_entries) const {
       AppendValues<uint64_t>(*this, n, &out);
       break;
     case TSR_DTYPE_STRING:
-      if (!HoldsStrings(*this)) return "<no strings>";
+      if (!HoldsStrings()) return "<no strings>";
       AppendValues<std::string>(*this, n, &out);
       break;
     default:

@@ -160,6 +160,9 @@ class Tensor {
   }
   // A host-memory copy with its own buffer (each string copied for a string tensor).
   absl::StatusOr<Tensor> DeepCopy() const;
+  // For a string tensor: true when its buffer holds its strings (made by Allocate, or sharing such
+  // a buffer), so flat<std::string>() may be read; false for one assembled around another buffer.
+  bool HoldsStrings() const;
 
   // The same buffer seen with another shape of the same element count.
   Tensor Reshaped(const TensorShape& shape) const { return Tensor(dtype_, shape, buffer_); }

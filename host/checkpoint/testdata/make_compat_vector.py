@@ -4,7 +4,8 @@
 This is an implementation independent of Tessera's C++ code (no shared source, no protobuf
 library): it encodes protos, ordered-code slice keys, table blocks, CRC32C and the footer by hand
 from TensorFlow's format constants, the way TensorFlow's BundleWriter lays them out. Its output is
-embedded in bundle_compat_test.cc; run it to print the C++ arrays again.
+embedded in reference_checkpoint.h (used by bundle_compat_test.cc and the Saver tests); run it to
+print the C++ arrays again.
 """
 import struct
 
@@ -180,7 +181,7 @@ index = table([(b'', HEADER)] + sorted(entries.items()))
 def cxx(name, blob):
     rows = [blob[i:i + 16] for i in range(0, len(blob), 16)]
     body = '\n'.join('    ' + ' '.join('0x%02x,' % b for b in row) for row in rows)
-    return 'constexpr unsigned char %s[] = {\n%s\n};' % (name, body)
+    return 'inline constexpr unsigned char %s[] = {\n%s\n};' % (name, body)
 
 print(cxx('kIndex', index))
 print(cxx('kData', data))

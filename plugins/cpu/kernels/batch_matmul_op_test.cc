@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/cpu/kernels/gemm/sanitizer_options.h"
 #include "plugins/cpu/kernels/kernel_test_util.h"
 
 namespace tessera::cpu::test {

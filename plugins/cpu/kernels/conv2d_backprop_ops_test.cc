@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "plugins/cpu/kernels/conv_test_util.h"
+#include "plugins/cpu/kernels/gemm/sanitizer_options.h"
 
 namespace tessera::cpu::test {
 namespace {

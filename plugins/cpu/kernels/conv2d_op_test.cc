@@ -1,11 +1,14 @@
 // Conv2D against reference loops: paddings (SAME with TensorFlow's split, VALID, EXPLICIT),
 // strides, dilations, groups, 1x1 products, NHWC and NCHW, float (oneDNN, cut into pieces over
 // the pool) and double (im2col and the GEMM layer), determinism, and TensorFlow's errors.
+#include <dirent.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "plugins/cpu/kernels/conv_test_util.h"
+#include "plugins/cpu/kernels/gemm/sanitizer_options.h"
 
 namespace tessera::cpu::test {
 namespace {
@@ -17,6 +20,42 @@ Tensor RunConv(const ConvCase& k, const Tensor& input, const Tensor& filter) {
   k.SetAttrs(tester);
   tester.Input(k.nchw ? ToNchw<T>(input) : input).Input(filter);
   return RunOk(tester);
+}
+
+int ThreadsOfThisProcess() {
+  int count = 0;
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  while (dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(dir);
+  return count;
+}
+
+TEST(Conv2DOpTest, StartsNoThreadOfItsOwn) {
+  // oneDNN runs on OpenMP: every call must stay on the pool thread that makes it. A first op
+  // that does not reach oneDNN starts the session's pools (they live as long as the process);
+  // the convolutions and products after it must start nothing more. First in this file, before
+  // any other test has called into oneDNN.
+  OpTester warm_up("Relu");
+  warm_up.Attr("T", TSR_DTYPE_FLOAT).Input(Random<float>(Shape({4})));
+  RunOk(warm_up);
+  const int before = ThreadsOfThisProcess();
+  if (before < 0) GTEST_SKIP() << "skipped: no /proc/self/task";
+  ConvCase k;
+  k.rows = k.cols = 40;
+  k.depth = 32;
+  k.out_depth = 64;
+  Tensor input = Random<float>(Shape({1, 40, 40, 32}), -1, 1);
+  Tensor filter = Random<float>(Shape({3, 3, 32, 64}), -1, 1);
+  RunConv<float>(k, input, filter);
+  OpTester matmul("MatMul");
+  matmul.Attr("T", TSR_DTYPE_FLOAT)
+      .Input(Random<float>(Shape({256, 256})))
+      .Input(Random<float>(Shape({256, 256})));
+  RunOk(matmul);
+  EXPECT_EQ(ThreadsOfThisProcess(), before);
 }
 
 template <typename T>

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "plugins/cpu/kernels/gemm/sanitizer_options.h"
 #include "plugins/cpu/kernels/kernel_test_util.h"
 
 namespace tessera::cpu::test {

@@ -15,6 +15,7 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterConv2DKernels,
       &RegisterConv2DBackpropKernels,
       &RegisterDepthwiseConvKernels,
+      &RegisterDepthwiseConvBackpropKernels,
       &RegisterBiasAddKernels,
       &RegisterSoftmaxKernels,
       &RegisterReductionKernels,

@@ -16,6 +16,7 @@ sdk::Status RegisterBatchMatMulKernels(TSR_Registrar* registrar);     // BatchMa
 sdk::Status RegisterConv2DKernels(TSR_Registrar* registrar);          // Conv2D
 sdk::Status RegisterConv2DBackpropKernels(TSR_Registrar* registrar);  // Conv2D gradients
 sdk::Status RegisterDepthwiseConvKernels(TSR_Registrar* registrar);   // DepthwiseConv2dNative
+sdk::Status RegisterDepthwiseConvBackpropKernels(TSR_Registrar* registrar);  // its gradients
 sdk::Status RegisterBiasAddKernels(TSR_Registrar* registrar);
 sdk::Status RegisterSoftmaxKernels(TSR_Registrar* registrar);
 sdk::Status RegisterReductionKernels(TSR_Registrar* registrar);     // Sum Mean Max Min Prod All Any

@@ -67,7 +67,8 @@ void StridedCopy::CopyRow(const char* src, char* dst, const char* fill, int64_t 
   const int64_t count = dim.size - dim.pad_before - dim.pad_after;
   const char* from = src + base * static_cast<int64_t>(kSize);
   if (dim.stride == 1) {
-    std::memcpy(dst, from, static_cast<size_t>(count) * kSize);
+    // memcpy needs valid pointers even for zero bytes; an empty source may have none.
+    if (count > 0) std::memcpy(dst, from, static_cast<size_t>(count) * kSize);
     dst += count * static_cast<int64_t>(kSize);
   } else {
     const int64_t step = dim.stride * static_cast<int64_t>(kSize);

@@ -109,6 +109,10 @@ typedef enum TSR_DataType {
   TSR_DTYPE_VARIANT = 21,
   TSR_DTYPE_UINT32 = 22,
   TSR_DTYPE_UINT64 = 23,
+  /* Not a data type. Keeps the enum 32 bits wide and lets every value up to it be held in a
+   * TSR_DataType, as the host does for TensorFlow's reference types inside graphs (base type +
+   * 100, e.g. 101 for float_ref). A plugin never receives such a value. */
+  TSR_DTYPE_MAX_ENUM = 0x7FFFFFFF,
 } TSR_DataType;
 
 /* Highest rank a tensor may have anywhere in Tessera. */

@@ -37,10 +37,12 @@ struct GemmArgs {
 template <typename T>
 void GemmSerial(const GemmArgs<T>& args);
 
-// Computes `args` on `pool` (nullptr: the calling thread alone): C is cut into at most one block
-// per pool thread along m and n (a single block when the product is too small to pay for a
-// thread hop), and each block is one GemmSerial. The blocks depend only on the shape and the
-// pool's size, so a result is the same, bit for bit, on every run with the same pool size.
+// Computes `args` on `pool` (nullptr: the calling thread alone): C is cut along m and n into a
+// few blocks per pool thread (one when the product is too small to pay for a thread hop; up to
+// four per thread when it lasts about a millisecond, so that the calling thread takes over the
+// blocks of a thread that wakes late), and each block is one GemmSerial. The blocks depend only
+// on the shape and the pool's size, so a result is the same, bit for bit, on every run with the
+// same pool size.
 template <typename T>
 void Gemm(const GemmArgs<T>& args, TSR_ThreadPool* pool);
 

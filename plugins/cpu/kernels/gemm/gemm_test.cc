@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "plugins/cpu/kernels/gemm/gemm_backends.h"
 #include "plugins/cpu/kernels/gemm/parallel.h"
+#include "plugins/cpu/kernels/gemm/sanitizer_options.h"
 #include "tessera/sdk/host_api.h"
 
 // The ABI leaves the pool opaque; this test's pool starts one std::thread per extra shard.
@@ -125,6 +126,32 @@ const std::vector<Size>& Sizes() {
       {1, 1, 1},    {1, 7, 5},     {7, 1, 5},     {5, 6, 1},      {17, 33, 9},
       {64, 64, 64}, {100, 3, 250}, {3, 100, 250}, {129, 257, 65}, {300, 200, 100}};
   return *sizes;
+}
+
+int ThreadsOfThisProcess() {
+  int count = 0;
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  while (dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(dir);
+  return count;
+}
+
+// First in this file, before any other test has called into oneDNN or OpenBLAS.
+TEST_F(GemmTest, StartsNoThreadOfItsOwn) {
+  const int before = ThreadsOfThisProcess();
+  if (before < 0) GTEST_SKIP() << "skipped: no /proc/self/task";
+  TSR_ThreadPool pool{2};
+  Problem<float> big(512, 512, 512, false, false, 1.0f, 0.0f);
+  Gemm(big.args, &pool);
+  Gemm(big.args, nullptr);
+  Problem<double> big_double(256, 256, 256, true, true, 1.0, 0.0);
+  Gemm(big_double.args, &pool);
+  // The test pool's threads are joined when each call returns: anything left was started by a
+  // library (an OpenMP team, a BLAS server).
+  EXPECT_EQ(ThreadsOfThisProcess(), before);
 }
 
 template <typename T>
@@ -285,31 +312,6 @@ TEST_F(GemmTest, ResultsAreTheSameBitForBitOnEveryRun) {
     Gemm(second.args, &pool);
     EXPECT_EQ(0, std::memcmp(first.c.data(), second.c.data(), first.c.size() * sizeof(float)));
   }
-}
-
-int ThreadsOfThisProcess() {
-  int count = 0;
-  DIR* dir = opendir("/proc/self/task");
-  if (dir == nullptr) return -1;
-  while (dirent* entry = readdir(dir)) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  closedir(dir);
-  return count;
-}
-
-TEST_F(GemmTest, StartsNoThreadOfItsOwn) {
-  const int before = ThreadsOfThisProcess();
-  if (before < 0) GTEST_SKIP() << "skipped: no /proc/self/task";
-  TSR_ThreadPool pool{2};
-  Problem<float> big(512, 512, 512, false, false, 1.0f, 0.0f);
-  Gemm(big.args, &pool);
-  Gemm(big.args, nullptr);
-  Problem<double> big_double(256, 256, 256, true, true, 1.0, 0.0);
-  Gemm(big_double.args, &pool);
-  // The test pool's threads are joined when each call returns: anything left was started by a
-  // library (an OpenMP team, a BLAS server).
-  EXPECT_EQ(ThreadsOfThisProcess(), before);
 }
 
 TEST_F(GemmTest, ParallelItemsRunsEveryItemOnceWithDistinctWorkers) {

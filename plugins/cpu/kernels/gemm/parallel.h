@@ -39,7 +39,7 @@ class SingleThreadedOpenMp {
   SingleThreadedOpenMp& operator=(const SingleThreadedOpenMp&) = delete;
 
  private:
-  int saved_ = 0;
+  [[maybe_unused]] int saved_ = 0;
 };
 
 }  // namespace tessera::cpu

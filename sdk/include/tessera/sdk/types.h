@@ -59,6 +59,7 @@ inline const char* DataTypeName(TSR_DataType dtype) {
     case TSR_DTYPE_UINT64:
       return "uint64";
     case TSR_DTYPE_INVALID:
+    case TSR_DTYPE_MAX_ENUM:  // not a type
       return "invalid";
   }
   return "unknown";
