@@ -15,6 +15,8 @@
 #include <dnnl.h>
 #include <immintrin.h>
 #include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -73,6 +75,24 @@ __attribute__((target("avx512f"))) double Avx512Chains() {
   return static_cast<double>(kPeakIterations / 12) * 12 * 16 * 2 / seconds * 1e-9;
 }
 
+// Pins the calling thread to the `index`-th CPU this process may use, so that the peak's threads
+// run on distinct cores from the start.
+void PinToCpu(int index) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+  int seen = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed)) continue;
+    if (seen++ == index) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+      return;
+    }
+  }
+}
+
 // The widest FMA this CPU has (AVX-512, else AVX2), or AVX2 alone when `avx2_only`, on `threads`
 // threads at once: total GFLOP/s, the best of 3 tries.
 double FmaPeak(int threads, bool avx2_only = false) {
@@ -83,7 +103,10 @@ double FmaPeak(int threads, bool avx2_only = false) {
     std::vector<double> results(threads);
     std::vector<std::thread> workers;
     for (int t = 0; t < threads; ++t) {
-      workers.emplace_back([&, t] { results[t] = avx512 ? Avx512Chains() : Avx2Chains(); });
+      workers.emplace_back([&, t] {
+        PinToCpu(t);
+        results[t] = avx512 ? Avx512Chains() : Avx2Chains();
+      });
     }
     for (std::thread& w : workers) w.join();
     double total = 0;

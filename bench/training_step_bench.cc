@@ -73,10 +73,10 @@ void BM_MlpTrainStep(benchmark::State& state) { Step(state, "mlp", true); }
 void BM_MlpForward(benchmark::State& state) { Step(state, "mlp", false); }
 void BM_CnnTrainStep(benchmark::State& state) { Step(state, "cnn", true); }
 void BM_CnnForward(benchmark::State& state) { Step(state, "cnn", false); }
-BENCHMARK(BM_MlpTrainStep)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_MlpForward)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_CnnTrainStep)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_CnnForward)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MlpTrainStep)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_MlpForward)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_CnnTrainStep)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_CnnForward)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 }  // namespace
 }  // namespace tessera

@@ -149,6 +149,18 @@ std::vector<ConvCase> Cases() {
   big.batch = 13;
   big.rows = big.cols = 12;
   cases.push_back(big);
+  // A filter larger than a core's cache: one image is cut by output channels (the last group
+  // narrower), three images too so that the threads end together.
+  ConvCase wide = base;
+  wide.rows = 10;
+  wide.cols = 9;
+  wide.depth = 128;
+  wide.out_depth = 320;
+  cases.push_back(wide);
+  wide.batch = 3;
+  wide.stride_rows = 2;
+  wide.padding = "VALID";
+  cases.push_back(wide);
   std::vector<ConvCase> with_nchw = cases;
   for (ConvCase k : cases) {
     k.nchw = true;

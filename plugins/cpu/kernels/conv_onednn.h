@@ -1,6 +1,6 @@
 // Float 2-D convolutions as oneDNN primitives run on the host's intra-op pool: the output is cut
-// into pieces (whole images, or bands of output rows of one image), each piece one primitive
-// executed on one thread, so oneDNN never starts a thread of its own.
+// into pieces (whole images, or groups of output channels, or bands of output rows), each piece
+// one primitive executed on one thread, so oneDNN never starts a thread of its own.
 #ifndef TESSERA_PLUGINS_CPU_KERNELS_CONV_ONEDNN_H_
 #define TESSERA_PLUGINS_CPU_KERNELS_CONV_ONEDNN_H_
 
