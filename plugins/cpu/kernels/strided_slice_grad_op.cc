@@ -120,6 +120,8 @@ class StridedSliceGradKernel : public sdk::Kernel {
     TensorView out;
     TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &out));
     const size_t element_size = sdk::DataTypeSize(dy.dtype());
+    // An empty output has no buffer, and memset needs one even for zero bytes.
+    if (out.num_elements() == 0) return OkStatus();
     std::memset(out.raw_data(), 0, static_cast<size_t>(out.num_elements()) * element_size);
     if (dy.num_elements() == 0) return OkStatus();
     if (input_shape.rank() == 0) {
