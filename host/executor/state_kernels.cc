@@ -38,10 +38,10 @@ absl::StatusOr<DataType> TypeAttr(const Node& node, absl::string_view name) {
   return static_cast<DataType>(value->type());
 }
 
-// Puts `value` into `variable` (exclusive lock held): in place when the shapes match and nothing
-// else holds the variable's buffer, else by taking `value`'s buffer when nothing else holds that,
-// else into a fresh copy. `in_place_ok` is false for resource variables whose buffer a reader
-// still holds.
+// Puts `value` into `variable` (exclusive lock held): into the variable's buffer when the shapes
+// match and either `keep_aliases` (a ref variable: tensors that alias the buffer see the new
+// value) or nothing else holds that buffer; else by taking `value`'s buffer when nothing else
+// holds it; else into a fresh copy.
 absl::Status StoreValue(Device* device, Variable* variable, Tensor* value, bool keep_aliases) {
   Tensor* current = variable->mutable_value();
   const bool same_shape = current->IsInitialized() && current->shape() == value->shape();
