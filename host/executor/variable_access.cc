@@ -7,6 +7,7 @@
 #include <shared_mutex>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "host/graph/graph.h"
 #include "host/runtime/device.h"
@@ -46,10 +47,13 @@ class VariableAccessKernel final : public OpKernel {
       bool exclusive;
     };
     std::vector<Access> accesses;
+    // The variable behind each accessed input, resolved once.
+    absl::InlinedVector<Variable*, 4> variables(inputs_.size(), nullptr);
     Tensor first_ref_handle;
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (inputs_[i] == InputAccess::kNone) continue;
       ASSIGN_OR_RETURN(Variable * variable, VariableFromHandle(ctx->inputs[i]));
+      variables[i] = variable;
       if (inputs_[i] == InputAccess::kStorage && !first_ref_handle.IsInitialized()) {
         first_ref_handle = ctx->inputs[i];
       }
@@ -74,7 +78,7 @@ class VariableAccessKernel final : public OpKernel {
     }
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (inputs_[i] == InputAccess::kNone) continue;
-      ASSIGN_OR_RETURN(Variable * variable, VariableFromHandle(ctx->inputs[i]));
+      Variable* variable = variables[i];
       if (!variable->initialized()) return UninitializedError(*variable);
       if (inputs_[i] == InputAccess::kStorage && variable->kind() == VariableKind::kResource &&
           !variable->value().RefCountIsOne()) {
