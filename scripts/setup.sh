@@ -8,6 +8,7 @@ packages=(
   libabsl-dev libeigen3-dev libboost-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libdnnl-dev libopenblas-dev zlib1g-dev
+  libgrpc++-dev
   python3 python3-numpy
 )
 

@@ -24,7 +24,7 @@ namespace tessera {
 class Device;
 class Graph;
 class KernelFactory;
-class LocalRendezvous;
+class Rendezvous;
 class ResourceManager;
 class SharedKernels;
 class StepStatsCollector;
@@ -52,7 +52,7 @@ class Executor {
 
   struct Args {
     int64_t step_id = 0;
-    LocalRendezvous* rendezvous = nullptr;
+    Rendezvous* rendezvous = nullptr;
     CallFrame* call_frame = nullptr;
     // Runs a closure on the inter-op pool; when empty everything runs on the calling thread.
     Runner runner;

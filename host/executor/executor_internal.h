@@ -43,7 +43,7 @@ class StepCompletion {
   Executor::DoneCallback TakeDone(absl::Status* status);
 
  private:
-  LocalRendezvous* rendezvous_;
+  Rendezvous* rendezvous_;
   const std::atomic<bool>* cancelled_;
   Executor::DoneCallback done_;
   std::atomic<int64_t> outstanding_{0};

@@ -18,7 +18,7 @@ namespace tessera {
 class Device;
 class Node;
 class ThreadPool;
-class LocalRendezvous;
+class Rendezvous;
 struct CallFrame;
 struct FrameAndIter;
 
@@ -34,7 +34,7 @@ struct KernelNodeInfo {
 // Per-step services that host kernels (_Arg, _Retval, _Send, _Recv) use.
 struct StepServices {
   int64_t step_id = 0;
-  LocalRendezvous* rendezvous = nullptr;
+  Rendezvous* rendezvous = nullptr;
   CallFrame* call_frame = nullptr;
 };
 

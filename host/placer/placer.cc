@@ -323,8 +323,14 @@ class ColocationGraph {
       }
       out.push_back(d);
     }
-    std::stable_sort(out.begin(), out.end(), [](Device* a, Device* b) {
+    const std::string& preferred = options_.preferred_task;
+    std::stable_sort(out.begin(), out.end(), [&preferred](Device* a, Device* b) {
       if (a->type_priority() != b->type_priority()) return a->type_priority() > b->type_priority();
+      if (!preferred.empty()) {
+        bool a_preferred = absl::StartsWith(a->name(), absl::StrCat(preferred, "/"));
+        bool b_preferred = absl::StartsWith(b->name(), absl::StrCat(preferred, "/"));
+        if (a_preferred != b_preferred) return a_preferred;
+      }
       return a->name() < b->name();
     });
     return out;

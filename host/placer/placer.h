@@ -26,6 +26,10 @@ struct PlacerOptions {
   bool allow_soft_placement = false;
   // Print "node (op): device" for every node to stderr.
   bool log_device_placement = false;
+  // Among devices of equal type priority, those whose name starts with this prefix come first
+  // (the master's task "/job:worker/replica:0/task:0": nodes without a request run there, as in
+  // TensorFlow's distributed master). Empty: names decide.
+  std::string preferred_task;
 };
 
 // Sets the assigned device of every op node of `graph` (loops included: NextIteration back edges

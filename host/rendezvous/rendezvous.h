@@ -39,23 +39,36 @@ struct ParsedRendezvousKey {
 // INVALID_ARGUMENT naming the key for a malformed one.
 absl::StatusOr<ParsedRendezvousKey> ParseRendezvousKey(absl::string_view key);
 
-class LocalRendezvous {
+// What the _Send and _Recv kernels of one step exchange values through. The local rendezvous
+// keeps them in this process; the distributed runtime's rendezvous also pulls values whose sender
+// is another task.
+class Rendezvous {
  public:
   using DoneCallback = std::function<void(const absl::Status&, const Tensor&, bool is_dead)>;
 
-  LocalRendezvous() = default;
-  // Waits until no callback is running.
-  ~LocalRendezvous();
-
+  virtual ~Rendezvous() = default;
   // Never blocks: hands the value to the oldest waiting receiver or queues it. After an abort,
   // returns the abort status.
-  absl::Status Send(absl::string_view key, const Tensor& value, bool is_dead);
+  virtual absl::Status Send(absl::string_view key, const Tensor& value, bool is_dead) = 0;
   // Calls `done` with the value (now or when it is sent), or with the abort status. `done` runs
   // outside the rendezvous lock.
-  void RecvAsync(absl::string_view key, DoneCallback done);
+  virtual void RecvAsync(absl::string_view key, DoneCallback done) = 0;
   // Fails every waiting receiver with `status`, drops queued values; every later call returns it.
-  void StartAbort(const absl::Status& status);
-  absl::Status status() const;
+  virtual void StartAbort(const absl::Status& status) = 0;
+  // OK, or the first abort status.
+  virtual absl::Status status() const = 0;
+};
+
+class LocalRendezvous final : public Rendezvous {
+ public:
+  LocalRendezvous() = default;
+  // Waits until no callback is running.
+  ~LocalRendezvous() override;
+
+  absl::Status Send(absl::string_view key, const Tensor& value, bool is_dead) override;
+  void RecvAsync(absl::string_view key, DoneCallback done) override;
+  void StartAbort(const absl::Status& status) override;
+  absl::Status status() const override;
 
  private:
   struct Item {

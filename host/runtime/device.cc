@@ -65,24 +65,44 @@ Device::Device(std::string name, std::string device_type, int32_t type_priority,
   allocator_ = std::make_unique<PluginAllocator>(name_, this, plugin_device_.get(), host_memory());
 }
 
+std::unique_ptr<Device> Device::Remote(std::string name, std::string device_type,
+                                       int32_t type_priority, uint32_t flags,
+                                       uint64_t incarnation) {
+  auto device = std::unique_ptr<Device>(new Device(std::move(name), std::move(device_type),
+                                                   type_priority, flags, "", nullptr));
+  device->incarnation_ = incarnation;
+  device->allocator_.reset();
+  return device;
+}
+
 Device::~Device() = default;
 
-TSR_Device* Device::abi_handle() const { return plugin_device_->abi_handle(); }
+TSR_Device* Device::abi_handle() const {
+  return plugin_device_ != nullptr ? plugin_device_->abi_handle() : nullptr;
+}
 
 absl::Status Device::CopyFromHost(const Tensor& host_src, Tensor* dst) {
+  if (is_remote()) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot copy to ", name_,
+                                                      ": it is a device of another task"));
+  }
   ASSIGN_OR_RETURN(*dst, Tensor::Allocate(allocator(), host_src.dtype(), host_src.shape()));
   if (host_src.TotalBytes() == 0) return absl::OkStatus();
   return plugin_device_->MemcpyHostToDevice(dst->data(), host_src.data(), host_src.TotalBytes());
 }
 
 absl::Status Device::CopyToHost(const Tensor& src, Tensor* host_dst) {
+  if (is_remote()) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot copy from ", name_,
+                                                      ": it is a device of another task"));
+  }
   ASSIGN_OR_RETURN(*host_dst, Tensor::Allocate(HostAllocator(), src.dtype(), src.shape()));
   if (src.TotalBytes() == 0) return absl::OkStatus();
   return plugin_device_->MemcpyDeviceToHost(host_dst->data(), src.data(), src.TotalBytes());
 }
 
 absl::Status Device::Synchronize() {
-  if (!plugin_device_->has_streams()) return absl::OkStatus();
+  if (plugin_device_ == nullptr || !plugin_device_->has_streams()) return absl::OkStatus();
   return plugin_device_->StreamSynchronize(nullptr);
 }
 

@@ -19,6 +19,12 @@ class Device {
  public:
   Device(std::string name, std::string device_type, int32_t type_priority, uint32_t flags,
          std::string plugin_name, std::unique_ptr<PluginDevice> plugin_device);
+  // A device of another task, known by its attributes only: the master places and partitions a
+  // graph over it, but nothing runs on it in this process (it has no plugin device; copies and
+  // allocations on it are refused).
+  static std::unique_ptr<Device> Remote(std::string name, std::string device_type,
+                                        int32_t type_priority, uint32_t flags,
+                                        uint64_t incarnation);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -31,10 +37,12 @@ class Device {
   const std::string& plugin_name() const { return plugin_name_; }
   // Nonzero, new every time the device is created (detects restarted workers).
   uint64_t incarnation() const { return incarnation_; }
+  // True for a device of another task (Remote).
+  bool is_remote() const { return plugin_device_ == nullptr; }
   // True when the host may touch the device's memory directly.
   bool host_memory() const { return (flags_ & TSR_DEVICE_FLAG_HOST_MEMORY) != 0; }
 
-  // Allocates device memory through the plugin.
+  // Allocates device memory through the plugin (null for a remote device).
   Allocator* allocator() { return allocator_.get(); }
   PluginDevice* plugin_device() { return plugin_device_.get(); }
   TSR_Device* abi_handle() const;

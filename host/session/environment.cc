@@ -16,7 +16,8 @@ namespace tessera {
 std::string EnvironmentOptions::Key() const {
   return absl::StrCat(absl::StrJoin(plugin_paths, "\x1f"), "|", inter_op_threads, "|",
                       intra_op_threads, "|",
-                      absl::StrJoin(device_count, ",", absl::PairFormatter("=")));
+                      absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", job, "|",
+                      task);
 }
 
 namespace {
@@ -62,6 +63,8 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
 
   DeviceManagerOptions device_options;
   device_options.device_count = options.device_count;
+  device_options.job = options.job;
+  device_options.task = options.task;
   ASSIGN_OR_RETURN(env->devices_,
                    DeviceManager::Create(env->plugins_->device_types(), device_options));
   if (env->devices_->devices().empty()) {

@@ -25,6 +25,9 @@ struct EnvironmentOptions {
   // Devices per device type (SessionOptions::device_count); types not listed get their
   // plugin's default.
   std::map<std::string, int> device_count;
+  // The task the devices belong to: /job:<job>/replica:0/task:<task>/device:...
+  std::string job = "localhost";
+  int task = 0;
 
   std::string Key() const;
 };

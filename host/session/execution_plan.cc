@@ -57,6 +57,55 @@ absl::Status AddPart(const Environment& env, Device* device, const Graph& graph,
 
 }  // namespace
 
+absl::Status BuildPartitionedExecutors(const Environment& env, std::unique_ptr<Graph> graph,
+                                       bool control_flow_added, ExecutionPlan* plan) {
+  // All on one host-memory device (the common case): nothing to cut, nor any memory mismatch to
+  // bridge, so the rewritten graph runs as it is.
+  std::string only_device;
+  bool one_device = true;
+  for (const Node* node : graph->op_nodes()) {
+    if (only_device.empty()) only_device = node->assigned_device();
+    one_device = one_device && node->assigned_device() == only_device;
+  }
+  Device* single = one_device ? env.devices().FindDevice(only_device) : nullptr;
+  if (single != nullptr && single->host_memory()) {
+    return AddPart(env, single, *graph, plan);
+  }
+
+  PartitionOptions options;
+  options.get_incarnation = [&env](const std::string& name) -> uint64_t {
+    Device* device = env.devices().FindDevice(name);
+    return device != nullptr ? device->incarnation() : 0;
+  };
+  options.memory_types = [&env](const Node& node) { return NodeMemoryTypes(env, node); };
+  options.control_flow_added = control_flow_added;
+  options.is_host_memory_device = [&env](const std::string& name) {
+    Device* device = env.devices().FindDevice(name);
+    return device != nullptr && device->host_memory();
+  };
+  std::map<std::string, tensorflow::GraphDef> partitions;
+  RETURN_IF_ERROR(Partition(options, graph.get(), &partitions));
+
+  for (auto& [device_name, def] : partitions) {
+    Device* device = env.devices().FindDevice(device_name);
+    if (device == nullptr) {
+      return absl::InternalError(absl::StrCat("partition for unknown device '", device_name, "'"));
+    }
+    ImportGraphDefOptions import_options;
+    import_options.allow_internal_names = true;
+    absl::StatusOr<std::unique_ptr<Graph>> imported =
+        ImportGraphDef(def, env.ops(), import_options);
+    if (!imported.ok()) {
+      return WithContext(imported.status(),
+                         absl::StrCat("while importing the partition for ", device_name));
+    }
+    std::unique_ptr<Graph> part = *std::move(imported);
+    for (Node* node : part->op_nodes()) node->set_assigned_device(device->name());
+    RETURN_IF_ERROR(AddPart(env, device, *part, plan));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     const Environment& env, const Graph& placed, const ExecutionSignature& signature,
     std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels) {
@@ -84,50 +133,8 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
   }
 
-  // All on one host-memory device (the common case): nothing to cut, nor any memory mismatch to
-  // bridge, so the rewritten graph runs as it is.
-  std::string only_device;
-  bool one_device = true;
-  for (const Node* node : graph->op_nodes()) {
-    if (only_device.empty()) only_device = node->assigned_device();
-    one_device = one_device && node->assigned_device() == only_device;
-  }
-  Device* single = one_device ? env.devices().FindDevice(only_device) : nullptr;
-  if (single != nullptr && single->host_memory()) {
-    RETURN_IF_ERROR(AddPart(env, single, *graph, plan.get()));
-    return plan;
-  }
-
-  PartitionOptions options;
-  options.get_incarnation = [&env](const std::string& name) -> uint64_t {
-    Device* device = env.devices().FindDevice(name);
-    return device != nullptr ? device->incarnation() : 0;
-  };
-  options.memory_types = [&env](const Node& node) { return NodeMemoryTypes(env, node); };
-  options.is_host_memory_device = [&env](const std::string& name) {
-    Device* device = env.devices().FindDevice(name);
-    return device != nullptr && device->host_memory();
-  };
-  std::map<std::string, tensorflow::GraphDef> partitions;
-  RETURN_IF_ERROR(Partition(options, graph.get(), &partitions));
-
-  for (auto& [device_name, def] : partitions) {
-    Device* device = env.devices().FindDevice(device_name);
-    if (device == nullptr) {
-      return absl::InternalError(absl::StrCat("partition for unknown device '", device_name, "'"));
-    }
-    ImportGraphDefOptions import_options;
-    import_options.allow_internal_names = true;
-    absl::StatusOr<std::unique_ptr<Graph>> imported =
-        ImportGraphDef(def, env.ops(), import_options);
-    if (!imported.ok()) {
-      return WithContext(imported.status(),
-                         absl::StrCat("while importing the partition for ", device_name));
-    }
-    std::unique_ptr<Graph> part = *std::move(imported);
-    for (Node* node : part->op_nodes()) node->set_assigned_device(device->name());
-    RETURN_IF_ERROR(AddPart(env, device, *part, plan.get()));
-  }
+  RETURN_IF_ERROR(BuildPartitionedExecutors(env, std::move(graph), /*control_flow_added=*/false,
+                                            plan.get()));
   return plan;
 }
 
@@ -138,7 +145,7 @@ struct StepBarrier {
   std::mutex mu;
   int remaining = 0;
   absl::Status first_error;
-  std::shared_ptr<LocalRendezvous> rendezvous;
+  std::shared_ptr<Rendezvous> rendezvous;
   Executor::DoneCallback done;
 
   void PartDone(absl::Status status) {
@@ -170,6 +177,23 @@ void RunPlanStep(const ExecutionPlan& plan, const StepArgs& args,
   exec_args.runner = args.runner;
   exec_args.cancelled = args.cancelled;
   exec_args.stats = args.stats;
+  if (args.rendezvous != nullptr) {
+    // A rendezvous shared with others (a worker's step, which other tasks pull values from).
+    std::shared_ptr<Rendezvous> rendezvous = args.rendezvous;
+    if (abort) {
+      abort([rendezvous](const absl::Status& status) { rendezvous->StartAbort(status); });
+    }
+    exec_args.rendezvous = rendezvous.get();
+    if (plan.parts.size() == 1) {
+      plan.parts.front().executor->RunAsync(
+          exec_args, [rendezvous, done = std::move(done)](absl::Status status) {
+            // The root cause when a remote failure aborted the step, not the derived error.
+            if (!status.ok() && !rendezvous->status().ok()) status = rendezvous->status();
+            done(std::move(status));
+          });
+      return;
+    }
+  }
   if (plan.parts.size() == 1) {
     // One device: no rendezvous to abort; cancellation stops the executor between nodes.
     if (abort) abort(nullptr);
@@ -178,9 +202,17 @@ void RunPlanStep(const ExecutionPlan& plan, const StepArgs& args,
   }
   auto* barrier = new StepBarrier;
   barrier->remaining = static_cast<int>(plan.parts.size());
-  barrier->rendezvous = std::make_shared<LocalRendezvous>();
+  barrier->rendezvous = args.rendezvous;
   barrier->done = std::move(done);
-  std::shared_ptr<LocalRendezvous> rendezvous = barrier->rendezvous;
+  if (barrier->rendezvous != nullptr) {
+    for (const ExecutionPlan::Part& part : plan.parts) {
+      part.executor->RunAsync(
+          exec_args, [barrier](absl::Status status) { barrier->PartDone(std::move(status)); });
+    }
+    return;
+  }
+  barrier->rendezvous = std::make_shared<LocalRendezvous>();
+  std::shared_ptr<Rendezvous> rendezvous = barrier->rendezvous;
   if (abort) {
     // Holds the rendezvous, so aborting after the step ended is harmless.
     abort([rendezvous](const absl::Status& status) { rendezvous->StartAbort(status); });

@@ -24,6 +24,7 @@ namespace tessera {
 class Device;
 class Environment;
 class Graph;
+class Rendezvous;
 class StepStatsCollector;
 
 struct ExecutionPlan {
@@ -49,8 +50,18 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     const Environment& env, const Graph& graph, const ExecutionSignature& signature,
     std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels);
 
+// Builds the executors of an already rewritten `graph` into `plan`: one per device the graph
+// uses, cut with _Send/_Recv when it uses several. `control_flow_added`: the graph is a piece of a
+// graph partitioned earlier (a worker's piece of what the master cut by task), which already has
+// its control loops. plan->has_control_flow must be set before.
+absl::Status BuildPartitionedExecutors(const Environment& env, std::unique_ptr<Graph> graph,
+                                       bool control_flow_added, ExecutionPlan* plan);
+
 struct StepArgs {
   int64_t step_id = 0;
+  // The step's rendezvous when it is shared beyond this plan (a worker's step, which other tasks
+  // pull values from and whose abort comes from outside); null: the step makes its own.
+  std::shared_ptr<Rendezvous> rendezvous;
   CallFrame* call_frame = nullptr;
   Executor::Runner runner;
   const std::atomic<bool>* cancelled = nullptr;

@@ -3,6 +3,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "host/distributed/distributed_session.h"
 #include "host/session/local_session.h"
 
 namespace tessera {
@@ -11,15 +12,10 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const SessionOptions& o
                                                          const tensorflow::GraphDef& graph) {
   const std::string& target = options.target;
   if (target.empty() || target == "local") return LocalSession::Create(options, graph);
-  if (absl::StartsWith(target, "grpc://") || absl::StartsWith(target, "rdma://")) {
-    return absl::UnimplementedError(absl::StrCat(
-        "session target '", target,
-        "' needs the distributed runtime, which this release does not include; use the local "
-        "session (target \"\")"));
-  }
+  if (absl::StrContains(target, "://")) return CreateDistributedSession(options, graph);
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown session target '", target, "': expected \"\" (local), grpc://host:port or "
-      "rdma://host:port"));
+      "unknown session target '", target, "': expected \"\" (local) or <transport>://host:port "
+      "(grpc://host:port)"));
 }
 
 }  // namespace tessera

@@ -18,7 +18,8 @@
 namespace tessera {
 
 struct SessionOptions {
-  // "" (or "local") is the embedded local session; other targets come with the distributed runtime.
+  // "" (or "local") is the embedded local session; "grpc://host:port" (any transport plugin's
+  // name as the scheme) is a session on the master of that server (docs/distributed.md).
   std::string target;
   // Plugin manifests or folders to load before TESSERA_PLUGIN_PATH and the install's plugin folder.
   std::vector<std::string> plugin_paths;
@@ -33,6 +34,12 @@ struct SessionOptions {
   // How many devices of a type to create, e.g. {"CPU": 2} for /device:CPU:0 and /device:CPU:1.
   // Types not listed get their plugin's default (one CPU device; every device of other types).
   std::map<std::string, int> device_count;
+  // Distributed targets only: the deadline of each call to the master, and the timeout of a step
+  // whose RunOptions::timeout_ms is 0.
+  int64_t call_timeout_ms = 60000;
+  // Distributed targets only: options of the transport's channel to the master ("tls_ca_file",
+  // "tls_cert_file", "tls_key_file"; see docs/transports.md).
+  std::map<std::string, std::string> transport_options;
 };
 
 struct RunOptions {

@@ -289,13 +289,19 @@ TEST(SessionTest, RejectsBadSignatures) {
 
 TEST(SessionTest, UnknownTargetsAreRejected) {
   SessionOptions options;
-  options.target = "carrier-pigeon://x";
+  options.target = "carrier-pigeon";
   auto s = Session::Create(options, Parse(kPlaceholder));
   EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(s.status().message(), HasSubstr("unknown session target"));
-  options.target = "grpc://localhost:2222";
+  EXPECT_THAT(s.status().message(), HasSubstr("unknown session target 'carrier-pigeon'"));
+  // A scheme names a transport plugin; none provides this one.
+  options.target = "carrier-pigeon://x:1";
   s = Session::Create(options, Parse(kPlaceholder));
-  EXPECT_EQ(s.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(s.status().message(), HasSubstr("no transport plugin provides 'carrier-pigeon'"));
+  options.target = "grpc://no-port";
+  s = Session::Create(options, Parse(kPlaceholder));
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.status().message(), HasSubstr("is not <transport>://host:port"));
 }
 
 TEST(SessionTest, ListsTheCpuDevice) {

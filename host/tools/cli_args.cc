@@ -1,15 +1,18 @@
 // Parsing of `tessera` arguments by hand: "--opt VALUE" and "--opt=VALUE", repeatable options.
 #include "host/tools/cli_args.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "registry/status_macros.h"
 #include "tessera/plugin_api/common.h"
 
 #ifndef TESSERA_VERSION
@@ -31,8 +34,8 @@ bool IsNodeName(absl::string_view name) {
   unsigned char first = static_cast<unsigned char>(name[0]);
   if (!absl::ascii_isalnum(first) && first != '.') return false;
   for (char c : name.substr(1)) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '>' &&
-        c != '.' && c != '/' && c != '-') {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '>' && c != '.' &&
+        c != '/' && c != '-') {
       return false;
     }
   }
@@ -84,8 +87,8 @@ class ArgReader {
   // An option that takes no value must not be given one.
   absl::Status NoValue(absl::string_view option) {
     if (!pending_value_.has_value()) return absl::OkStatus();
-    return UsageError(command_, absl::StrCat(option, " takes no value, got '", *pending_value_,
-                                             "'"));
+    return UsageError(command_,
+                      absl::StrCat(option, " takes no value, got '", *pending_value_, "'"));
   }
 
  private:
@@ -97,11 +100,12 @@ class ArgReader {
 
 bool IsHelp(absl::string_view arg) { return arg == "--help" || arg == "-h"; }
 
-absl::StatusOr<int> ParseThreads(absl::string_view option, absl::string_view value) {
+absl::StatusOr<int> ParseThreads(absl::string_view command, absl::string_view option,
+                                 absl::string_view value) {
   int n;
   if (!absl::SimpleAtoi(value, &n) || n < 0) {
-    return UsageError("run", absl::StrCat(option, " expects a non-negative integer, got '", value,
-                                          "'"));
+    return UsageError(command,
+                      absl::StrCat(option, " expects a non-negative integer, got '", value, "'"));
   }
   return n;
 }
@@ -109,66 +113,104 @@ absl::StatusOr<int> ParseThreads(absl::string_view option, absl::string_view val
 // A device type as the placer spells it: a letter, then letters, digits or '_'.
 bool IsDeviceType(absl::string_view type) {
   if (type.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(type[0]))) return false;
-  return absl::c_all_of(type, [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
+  return absl::c_all_of(
+      type, [](char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-// Records the count of one device type; `given` is the option as the user wrote it, for messages.
-absl::Status SetDeviceCount(const std::string& type, int count, const std::string& given,
-                            std::map<std::string, std::string>* given_by, RunArgs* run) {
-  if (type == "CPU" && count < 1) {
-    return UsageError("run", absl::StrCat(given, ": at least one CPU device is needed, got ",
-                                          count));
+// The device counts of one command line (--cpu-devices, --device-count), with the option that
+// set each type, for messages.
+class DeviceCountReader {
+ public:
+  DeviceCountReader(std::string command, std::map<std::string, int>* device_count)
+      : command_(std::move(command)), device_count_(device_count) {}
+
+  // "--cpu-devices N" with N >= 1.
+  absl::Status ParseCpuDevices(absl::string_view value) {
+    int n;
+    if (!absl::SimpleAtoi(value, &n) || n < 1) {
+      return UsageError(command_,
+                        absl::StrCat("--cpu-devices expects an integer >= 1, got '", value, "'"));
+    }
+    return Set("CPU", n, absl::StrCat("--cpu-devices ", value));
   }
-  auto [it, inserted] = given_by->emplace(type, given);
-  if (!inserted) {
-    return UsageError("run", absl::StrCat("the device count of ", type, " is given twice: '",
-                                          it->second, "' and '", given, "'"));
+
+  // "--device-count TYPE=N" with N >= 0 (>= 1 for CPU); TYPE is case-insensitive.
+  absl::Status ParseDeviceCount(absl::string_view value) {
+    size_t eq = value.find('=');
+    if (eq == absl::string_view::npos || eq == 0 || eq + 1 == value.size()) {
+      return UsageError(command_, absl::StrCat("--device-count expects TYPE=N, got '", value, "'"));
+    }
+    absl::string_view type = value.substr(0, eq);
+    absl::string_view count = value.substr(eq + 1);
+    if (!IsDeviceType(type)) {
+      return UsageError(command_, absl::StrCat("--device-count expects a device type (a letter, "
+                                               "then letters, digits or '_') before '=', got '",
+                                               type, "'"));
+    }
+    int n;
+    if (!absl::SimpleAtoi(count, &n) || n < 0) {
+      return UsageError(command_, absl::StrCat("--device-count expects a count >= 0 after '=', "
+                                               "got '",
+                                               count, "' in '", value, "'"));
+    }
+    return Set(absl::AsciiStrToUpper(type), n, absl::StrCat("--device-count ", value));
   }
-  run->device_count[type] = count;
-  return absl::OkStatus();
+
+ private:
+  // Records the count of one device type; `given` is the option as the user wrote it.
+  absl::Status Set(const std::string& type, int count, const std::string& given) {
+    if (type == "CPU" && count < 1) {
+      return UsageError(command_,
+                        absl::StrCat(given, ": at least one CPU device is needed, got ", count));
+    }
+    auto [it, inserted] = given_by_.emplace(type, given);
+    if (!inserted) {
+      return UsageError(command_, absl::StrCat("the device count of ", type, " is given twice: '",
+                                               it->second, "' and '", given, "'"));
+    }
+    (*device_count_)[type] = count;
+    return absl::OkStatus();
+  }
+
+  std::string command_;
+  std::map<std::string, int>* device_count_;
+  std::map<std::string, std::string> given_by_;
+};
+
+// "host:port" with a port in 1..65535 (the host is checked by whoever connects).
+bool IsHostPort(absl::string_view address) {
+  size_t colon = address.rfind(':');
+  if (colon == absl::string_view::npos || colon == 0) return false;
+  for (char c : address.substr(0, colon)) {
+    if (absl::ascii_isspace(static_cast<unsigned char>(c)) || c == '/') return false;
+  }
+  absl::string_view port = address.substr(colon + 1);
+  int value;
+  return !port.empty() && port.size() <= 5 &&
+         absl::c_all_of(port, [](char c) { return absl::ascii_isdigit(c); }) &&
+         absl::SimpleAtoi(port, &value) && value >= 1 && value <= 65535;
 }
 
-// "--cpu-devices N" with N >= 1.
-absl::Status ParseCpuDevices(absl::string_view value, std::map<std::string, std::string>* given_by,
-                             RunArgs* run) {
-  int n;
-  if (!absl::SimpleAtoi(value, &n) || n < 1) {
-    return UsageError("run", absl::StrCat("--cpu-devices expects an integer >= 1, got '", value,
-                                          "'"));
+// A distributed session target: "SCHEME://HOST:PORT" with a lower-case scheme ("grpc").
+bool IsServerTarget(absl::string_view target) {
+  size_t separator = target.find("://");
+  if (separator == absl::string_view::npos || separator == 0) return false;
+  absl::string_view scheme = target.substr(0, separator);
+  if (!absl::ascii_islower(static_cast<unsigned char>(scheme[0]))) return false;
+  for (char c : scheme) {
+    if (!absl::ascii_islower(static_cast<unsigned char>(c)) &&
+        !absl::ascii_isdigit(static_cast<unsigned char>(c)) && c != '+' && c != '.' && c != '-') {
+      return false;
+    }
   }
-  return SetDeviceCount("CPU", n, absl::StrCat("--cpu-devices ", value), given_by, run);
-}
-
-// "--device-count TYPE=N" with N >= 0 (>= 1 for CPU); TYPE is case-insensitive.
-absl::Status ParseDeviceCount(absl::string_view value,
-                              std::map<std::string, std::string>* given_by, RunArgs* run) {
-  size_t eq = value.find('=');
-  if (eq == absl::string_view::npos || eq == 0 || eq + 1 == value.size()) {
-    return UsageError("run", absl::StrCat("--device-count expects TYPE=N, got '", value, "'"));
-  }
-  absl::string_view type = value.substr(0, eq);
-  absl::string_view count = value.substr(eq + 1);
-  if (!IsDeviceType(type)) {
-    return UsageError("run", absl::StrCat("--device-count expects a device type (a letter, then "
-                                          "letters, digits or '_') before '=', got '", type,
-                                          "'"));
-  }
-  int n;
-  if (!absl::SimpleAtoi(count, &n) || n < 0) {
-    return UsageError("run", absl::StrCat("--device-count expects a count >= 0 after '=', got '",
-                                          count, "' in '", value, "'"));
-  }
-  return SetDeviceCount(absl::AsciiStrToUpper(type), n, absl::StrCat("--device-count ", value),
-                        given_by, run);
+  return IsHostPort(target.substr(separator + 3));
 }
 
 absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
   RunArgs& run = out->run;
   ArgReader reader("run", args, 1);
   std::set<std::string> fed;
-  std::map<std::string, std::string> device_count_given_by;
+  DeviceCountReader device_counts("run", &run.device_count);
   while (!reader.Done()) {
     std::string arg = reader.Next();
     if (IsHelp(arg)) {
@@ -186,7 +228,8 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
       std::string name = value->substr(0, eq);
       if (!IsTensorName(name)) {
         return UsageError("run", absl::StrCat("--feed expects a tensor name NODE or NODE:INDEX "
-                                              "before '=', got '", name, "'"));
+                                              "before '=', got '",
+                                              name, "'"));
       }
       if (!fed.insert(name).second) {
         return UsageError("run", absl::StrCat("tensor '", name, "' is fed twice"));
@@ -197,7 +240,8 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
       if (!value.ok()) return value.status();
       if (!IsTensorName(*value)) {
         return UsageError("run", absl::StrCat("--fetch expects a tensor name NODE or NODE:INDEX, "
-                                              "got '", *value, "'"));
+                                              "got '",
+                                              *value, "'"));
       }
       run.fetches.push_back(*value);
     } else if (arg == "--target") {
@@ -219,7 +263,7 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
     } else if (arg == "--inter-op-threads" || arg == "--intra-op-threads") {
       absl::StatusOr<std::string> value = reader.Value(arg, "a number of threads");
       if (!value.ok()) return value.status();
-      absl::StatusOr<int> n = ParseThreads(arg, *value);
+      absl::StatusOr<int> n = ParseThreads("run", arg, *value);
       if (!n.ok()) return n.status();
       (arg == "--inter-op-threads" ? run.inter_op_threads : run.intra_op_threads) = *n;
     } else if (arg == "--trace") {
@@ -232,23 +276,33 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
       if (!status.ok()) return status;
       (arg == "--log-device-placement" ? run.log_device_placement : run.allow_soft_placement) =
           true;
+    } else if (arg == "--server") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a session target SCHEME://HOST:PORT");
+      if (!value.ok()) return value.status();
+      if (!IsServerTarget(*value)) {
+        return UsageError("run", absl::StrCat("--server expects SCHEME://HOST:PORT (e.g. "
+                                              "grpc://localhost:2222), got '",
+                                              *value, "'"));
+      }
+      run.server = *value;
     } else if (arg == "--cpu-devices") {
       absl::StatusOr<std::string> value = reader.Value(arg, "a number of CPU devices");
       if (!value.ok()) return value.status();
-      absl::Status status = ParseCpuDevices(*value, &device_count_given_by, &run);
+      absl::Status status = device_counts.ParseCpuDevices(*value);
       if (!status.ok()) return status;
     } else if (arg == "--device-count") {
       absl::StatusOr<std::string> value = reader.Value(arg, "TYPE=N");
       if (!value.ok()) return value.status();
-      absl::Status status = ParseDeviceCount(*value, &device_count_given_by, &run);
+      absl::Status status = device_counts.ParseDeviceCount(*value);
       if (!status.ok()) return status;
     } else if (absl::StartsWith(arg, "-") && arg != "-") {
-      return UsageError("run", absl::StrCat("unknown option '", arg, "' (see 'tessera run --help')"));
+      return UsageError("run",
+                        absl::StrCat("unknown option '", arg, "' (see 'tessera run --help')"));
     } else if (run.graph_path.empty()) {
       run.graph_path = arg;
     } else {
-      return UsageError("run", absl::StrCat("unexpected argument '", arg, "'; the graph is already '",
-                                            run.graph_path, "'"));
+      return UsageError("run", absl::StrCat("unexpected argument '", arg,
+                                            "'; the graph is already '", run.graph_path, "'"));
     }
   }
   if (run.graph_path.empty()) {
@@ -258,6 +312,136 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
     return UsageError("run", "nothing to run; give at least one --fetch or --target");
   }
   return absl::OkStatus();
+}
+
+// A timeout in milliseconds, >= 1.
+absl::StatusOr<int64_t> ParseTimeoutMs(absl::string_view option, absl::string_view value) {
+  int64_t ms;
+  if (!absl::SimpleAtoi(value, &ms) || ms < 1) {
+    return UsageError(
+        "serve", absl::StrCat(option, " expects a number of milliseconds >= 1, got '", value, "'"));
+  }
+  return ms;
+}
+
+// Checks what only the whole command line can tell: required options, --job and --task against
+// the cluster, and the TLS options given together.
+absl::Status CheckServe(const ServeArgs& serve, bool has_cluster) {
+  if (!has_cluster) {
+    return UsageError("serve",
+                      "missing --cluster (e.g. --cluster "
+                      "'worker=localhost:2222,localhost:2223'; see 'tessera serve --help')");
+  }
+  if (serve.job.empty()) {
+    return UsageError("serve",
+                      "missing --job (the job of this task in the cluster, e.g. --job "
+                      "worker)");
+  }
+  absl::StatusOr<std::string> address = serve.cluster.TaskAddress(serve.job, serve.task);
+  if (!address.ok()) {
+    absl::string_view option = serve.cluster.jobs().count(serve.job) > 0 ? "--task" : "--job";
+    return UsageError("serve", absl::StrCat(option, ": ", address.status().message()));
+  }
+  bool has_cert = serve.transport_options.count("tls_cert_file") > 0;
+  bool has_key = serve.transport_options.count("tls_key_file") > 0;
+  bool has_ca = serve.transport_options.count("tls_ca_file") > 0;
+  if (has_cert != has_key) {
+    return UsageError("serve", has_cert
+                                   ? "--tls-cert needs --tls-key (the certificate's private key)"
+                                   : "--tls-key needs --tls-cert (the certificate it belongs to)");
+  }
+  if (has_ca && !has_cert) {
+    return UsageError("serve",
+                      "--tls-ca needs --tls-cert and --tls-key (a task that checks its "
+                      "peers' certificates also presents its own)");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseServe(const std::vector<std::string>& args, CliArgs* out) {
+  ServeArgs& serve = out->serve;
+  ArgReader reader("serve", args, 1);
+  DeviceCountReader device_counts("serve", &serve.device_count);
+  bool has_cluster = false;
+  const std::map<std::string, std::string> tls_options = {
+      {"--tls-cert", "tls_cert_file"}, {"--tls-key", "tls_key_file"}, {"--tls-ca", "tls_ca_file"}};
+  while (!reader.Done()) {
+    std::string arg = reader.Next();
+    if (IsHelp(arg)) {
+      out->command = Command::kHelp;
+      out->help_topic = "serve";
+      return absl::OkStatus();
+    }
+    if (arg == "--cluster") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "JOB=HOST:PORT,...;JOB=HOST:PORT");
+      if (!value.ok()) return value.status();
+      absl::StatusOr<ClusterSpec> cluster = ClusterSpec::Parse(*value);
+      if (!cluster.ok()) {
+        return UsageError("serve", absl::StrCat("--cluster: ", cluster.status().message()));
+      }
+      serve.cluster = *std::move(cluster);
+      has_cluster = true;
+    } else if (arg == "--job") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a job name");
+      if (!value.ok()) return value.status();
+      if (value->empty()) return UsageError("serve", "--job expects a job name, got ''");
+      serve.job = *value;
+    } else if (arg == "--task") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a task index");
+      if (!value.ok()) return value.status();
+      if (!absl::SimpleAtoi(*value, &serve.task) || serve.task < 0) {
+        return UsageError("serve",
+                          absl::StrCat("--task expects a task index >= 0, got '", *value, "'"));
+      }
+    } else if (arg == "--transport") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a transport name");
+      if (!value.ok()) return value.status();
+      if (value->empty())
+        return UsageError("serve", "--transport expects a transport name, got ''");
+      serve.transport = *value;
+    } else if (tls_options.count(arg) > 0) {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a PEM file");
+      if (!value.ok()) return value.status();
+      if (value->empty()) {
+        return UsageError("serve", absl::StrCat(arg, " expects a PEM file, got ''"));
+      }
+      serve.transport_options[tls_options.at(arg)] = *value;
+    } else if (arg == "--call-timeout-ms" || arg == "--session-idle-timeout-ms" ||
+               arg == "--step-idle-timeout-ms") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a number of milliseconds");
+      if (!value.ok()) return value.status();
+      absl::StatusOr<int64_t> ms = ParseTimeoutMs(arg, *value);
+      if (!ms.ok()) return ms.status();
+      (arg == "--call-timeout-ms"           ? serve.call_timeout_ms
+       : arg == "--session-idle-timeout-ms" ? serve.session_idle_timeout_ms
+                                            : serve.step_idle_timeout_ms) = *ms;
+    } else if (arg == "--plugin") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a manifest file or folder");
+      if (!value.ok()) return value.status();
+      serve.plugin_paths.push_back(*value);
+    } else if (arg == "--inter-op-threads" || arg == "--intra-op-threads") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a number of threads");
+      if (!value.ok()) return value.status();
+      absl::StatusOr<int> n = ParseThreads("serve", arg, *value);
+      if (!n.ok()) return n.status();
+      (arg == "--inter-op-threads" ? serve.inter_op_threads : serve.intra_op_threads) = *n;
+    } else if (arg == "--cpu-devices") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a number of CPU devices");
+      if (!value.ok()) return value.status();
+      RETURN_IF_ERROR(device_counts.ParseCpuDevices(*value));
+    } else if (arg == "--device-count") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "TYPE=N");
+      if (!value.ok()) return value.status();
+      RETURN_IF_ERROR(device_counts.ParseDeviceCount(*value));
+    } else if (absl::StartsWith(arg, "-")) {
+      return UsageError("serve",
+                        absl::StrCat("unknown option '", arg, "' (see 'tessera serve --help')"));
+    } else {
+      return UsageError("serve", absl::StrCat("unexpected argument '", arg,
+                                              "'; tessera serve takes options only"));
+    }
+  }
+  return CheckServe(serve, has_cluster);
 }
 
 absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
@@ -278,8 +462,8 @@ absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
       if (!value.ok()) return value.status();
       out->plugins.plugin_paths.push_back(*value);
     } else if (absl::StartsWith(arg, "-")) {
-      return UsageError("plugins", absl::StrCat("unknown option '", arg,
-                                                "' (see 'tessera plugins --help')"));
+      return UsageError("plugins",
+                        absl::StrCat("unknown option '", arg, "' (see 'tessera plugins --help')"));
     } else {
       return UsageError("plugins", absl::StrCat("unexpected argument '", arg,
                                                 "'; plugin paths are given with --plugin"));
@@ -300,8 +484,8 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args) {
     out.command = Command::kHelp;
     if (first == "help" && args.size() > 1) {
       if (CommandUsage(args[1]).empty()) {
-        return UsageError("help", absl::StrCat("unknown command '", args[1],
-                                               "'; expected 'run' or 'plugins'"));
+        return UsageError(
+            "help", absl::StrCat("unknown command '", args[1], "'; expected 'run' or 'plugins'"));
       }
       out.help_topic = args[1];
     }
@@ -318,6 +502,9 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args) {
   } else if (first == "plugins") {
     out.command = Command::kPlugins;
     status = ParsePlugins(args, &out);
+  } else if (first == "serve") {
+    out.command = Command::kServe;
+    status = ParseServe(args, &out);
   } else if (absl::StartsWith(first, "-")) {
     return UsageError("", absl::StrCat("unknown option '", first, "' (see 'tessera --help')"));
   } else {
@@ -335,15 +522,18 @@ Runs TensorFlow-style graphs (GraphDef .pb/.pbtxt) with plugin devices and kerne
 
 commands:
   run       run one step of a graph: feed .npy files, print and save fetched tensors
+            (in this process, or on a cluster with --server grpc://HOST:PORT)
+  serve     run one task of a cluster: a master and a worker serving other tasks and clients
   plugins   list the plugins found, what they provide, and why any was rejected
 
 options:
   -h, --help      show this help ('tessera <command> --help' for a command's options)
   -V, --version   show the version of the program and of the plugin ABI
 
-example:
+examples:
   tessera run examples/mlp/mlp.pb --feed x=examples/mlp/input.npy \
       --fetch probabilities --fetch predicted_class
+  tessera serve --cluster 'worker=localhost:2222,localhost:2223' --job worker --task 0
 )";
 }
 
@@ -374,10 +564,53 @@ options:
                            default 1)
   --device-count TYPE=N    create N devices of TYPE (e.g. GPU=1; 0 creates none)
                            (repeatable, one per type)
+  --server SCHEME://HOST:PORT
+                           run the step on a cluster, through the master of the task serving
+                           at HOST:PORT (see 'tessera serve --help'), e.g. grpc://localhost:2222;
+                           --plugin paths must provide the transport named by SCHEME
   -h, --help               show this help
 
 At least one --fetch or --target is required. Exit status: 0 on success, 1 when the run
 fails, 2 for a usage error.
+)";
+  }
+  if (command == "serve") {
+    return R"(usage: tessera serve --cluster SPEC --job NAME [--task N] [options]
+
+Runs one task of a cluster: a master (the target of clients' sessions) and a worker (runs the
+graph partitions placed on this task's devices), both behind one transport server bound to the
+task's address in SPEC. Devices are named /job:NAME/replica:0/task:N/device:TYPE:K.
+
+Once serving, it prints one line to stdout (and flushes it):
+  tessera serve: TASK serving master and worker at HOST:PORT over TRANSPORT (devices: D, ...)
+then serves until SIGTERM or SIGINT, stops (steps still running fail with UNAVAILABLE), prints
+"tessera serve: stopped" and exits with status 0.
+
+options:
+  --cluster SPEC               the tasks of the cluster, job by job:
+                               'worker=localhost:2222,localhost:2223;ps=localhost:2224'
+  --job NAME                   this task's job in SPEC
+  --task N                     this task's index in its job (default 0)
+  --transport NAME             the transport plugin serving and connecting to tasks (default
+                               grpc)
+  --tls-cert FILE.pem          serve over TLS with this certificate chain (needs --tls-key)
+  --tls-key FILE.pem           the certificate's private key
+  --tls-ca FILE.pem            trust only peers whose certificates this CA signed (needs
+                               --tls-cert and --tls-key)
+  --call-timeout-ms N          deadline of every remote call this task makes (default 60000)
+  --session-idle-timeout-ms N  close a client's session unused for N ms (default 600000)
+  --step-idle-timeout-ms N     drop a step's state on this worker untouched for N ms (default
+                               600000)
+  --plugin PATH                load the plugin manifest PATH, or every manifest in folder PATH,
+                               before TESSERA_PLUGIN_PATH and the installed plugins (repeatable)
+  --cpu-devices N              create N CPU devices (N >= 1; default 1)
+  --device-count TYPE=N        create N devices of TYPE (repeatable, one per type)
+  --inter-op-threads N         threads that run graph nodes (0: one per core; the default)
+  --intra-op-threads N         threads kernels may use (0: one per core; the default)
+  -h, --help                   show this help
+
+Exit status: 0 after SIGTERM or SIGINT, 1 when the server cannot start (e.g. the address is in
+use), 2 for a usage error.
 )";
   }
   if (command == "plugins") {

@@ -2,12 +2,14 @@
 #ifndef TESSERA_HOST_TOOLS_CLI_ARGS_H_
 #define TESSERA_HOST_TOOLS_CLI_ARGS_H_
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "host/distributed/cluster_spec.h"
 
 namespace tessera {
 namespace cli {
@@ -34,6 +36,29 @@ struct RunArgs {
   // Devices to create per type ("CPU" -> 2), from --cpu-devices and --device-count; types are
   // upper case.
   std::map<std::string, int> device_count;
+  // Empty: run in this process. Otherwise the session target of a cluster's master
+  // ("grpc://localhost:2222"), checked to be SCHEME://HOST:PORT.
+  std::string server;
+};
+
+// `tessera serve --cluster SPEC --job NAME [--task N] [options]`. Parsing checks that the job
+// and task are in the cluster and that --tls-cert and --tls-key come together.
+struct ServeArgs {
+  ClusterSpec cluster;
+  std::string job;
+  int task = 0;
+  std::string transport = "grpc";
+  // From --tls-cert, --tls-key and --tls-ca: "tls_cert_file", "tls_key_file", "tls_ca_file".
+  std::map<std::string, std::string> transport_options;
+  std::vector<std::string> plugin_paths;
+  int inter_op_threads = 0;
+  int intra_op_threads = 0;
+  // As RunArgs::device_count.
+  std::map<std::string, int> device_count;
+  // 0: not given, the server's default (see ServerOptions).
+  int64_t call_timeout_ms = 0;
+  int64_t session_idle_timeout_ms = 0;
+  int64_t step_idle_timeout_ms = 0;
 };
 
 // `tessera plugins [--json] [--plugin PATH]...`.
@@ -46,14 +71,16 @@ enum class Command {
   kHelp,     // print `help_topic`'s usage ("" for the program's) to stdout
   kVersion,  // print the version
   kRun,
+  kServe,
   kPlugins,
 };
 
 struct CliArgs {
   Command command = Command::kHelp;
-  // For kHelp: "", "run" or "plugins".
+  // For kHelp: "", "run", "serve" or "plugins".
   std::string help_topic;
   RunArgs run;
+  ServeArgs serve;
   PluginsArgs plugins;
 };
 

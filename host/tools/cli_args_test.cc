@@ -1,6 +1,7 @@
 // Tests of the `tessera` argument parser: every form of every option and every usage error.
 #include "host/tools/cli_args.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -28,9 +29,8 @@ std::string UsageError(const std::vector<std::string>& args) {
 
 TEST(CliArgsTest, RunWithEveryOption) {
   CliArgs args = Parse({"run", "g.pb", "--feed", "x=a.npy", "--feed=dense/y:1=b.npy", "--fetch",
-                        "p", "--fetch=q:2", "--target", "init", "--output-dir", "out",
-                        "--plugin", "p1", "--plugin=p2", "--inter-op-threads", "2",
-                        "--intra-op-threads=3"});
+                        "p", "--fetch=q:2", "--target", "init", "--output-dir", "out", "--plugin",
+                        "p1", "--plugin=p2", "--inter-op-threads", "2", "--intra-op-threads=3"});
   EXPECT_EQ(args.command, Command::kRun);
   EXPECT_EQ(args.run.graph_path, "g.pb");
   EXPECT_THAT(args.run.feeds, ElementsAre(Pair("x", "a.npy"), Pair("dense/y:1", "b.npy")));
@@ -63,9 +63,9 @@ TEST(CliArgsTest, RunTracingAndPlacementOptions) {
               ElementsAre(Pair("CPU", 3)));
   EXPECT_THAT(Parse({"run", "g.pb", "--fetch", "y", "--device-count", "CPU=4"}).run.device_count,
               ElementsAre(Pair("CPU", 4)));
-  EXPECT_THAT(Parse({"run", "g.pb", "--fetch", "y", "--device-count", "my_dev2=7"})
-                  .run.device_count,
-              ElementsAre(Pair("MY_DEV2", 7)));
+  EXPECT_THAT(
+      Parse({"run", "g.pb", "--fetch", "y", "--device-count", "my_dev2=7"}).run.device_count,
+      ElementsAre(Pair("MY_DEV2", 7)));
 }
 
 TEST(CliArgsTest, RunGraphMayComeAfterOptions) {
@@ -84,6 +84,83 @@ TEST(CliArgsTest, Plugins) {
   EXPECT_THAT(json.plugins.plugin_paths, ElementsAre("a", "b"));
 }
 
+TEST(CliArgsTest, RunOnAServer) {
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y"}).run.server, "");
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--server", "grpc://localhost:2222"}).run.server,
+            "grpc://localhost:2222");
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--server=grpc://[::1]:65535"}).run.server,
+            "grpc://[::1]:65535");
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--server=my-rdma+v2://10.0.0.1:1"}).run.server,
+            "my-rdma+v2://10.0.0.1:1");
+}
+
+TEST(CliArgsTest, ServeWithEveryOption) {
+  CliArgs args = Parse({"serve",
+                        "--cluster",
+                        "worker=localhost:2222,localhost:2223;ps=localhost:2224",
+                        "--job",
+                        "worker",
+                        "--task=1",
+                        "--transport",
+                        "fake",
+                        "--tls-cert",
+                        "c.pem",
+                        "--tls-key=k.pem",
+                        "--tls-ca",
+                        "ca.pem",
+                        "--call-timeout-ms",
+                        "500",
+                        "--session-idle-timeout-ms=7000",
+                        "--step-idle-timeout-ms",
+                        "8000",
+                        "--plugin",
+                        "p1",
+                        "--plugin=p2",
+                        "--cpu-devices",
+                        "2",
+                        "--device-count",
+                        "gpu=0",
+                        "--inter-op-threads",
+                        "3",
+                        "--intra-op-threads=4"});
+  EXPECT_EQ(args.command, Command::kServe);
+  const ServeArgs& serve = args.serve;
+  EXPECT_EQ(serve.cluster.ToString(), "ps=localhost:2224;worker=localhost:2222,localhost:2223");
+  EXPECT_EQ(serve.job, "worker");
+  EXPECT_EQ(serve.task, 1);
+  EXPECT_EQ(serve.transport, "fake");
+  EXPECT_THAT(serve.transport_options,
+              ElementsAre(Pair("tls_ca_file", "ca.pem"), Pair("tls_cert_file", "c.pem"),
+                          Pair("tls_key_file", "k.pem")));
+  EXPECT_EQ(serve.call_timeout_ms, 500);
+  EXPECT_EQ(serve.session_idle_timeout_ms, 7000);
+  EXPECT_EQ(serve.step_idle_timeout_ms, 8000);
+  EXPECT_THAT(serve.plugin_paths, ElementsAre("p1", "p2"));
+  EXPECT_THAT(serve.device_count, ElementsAre(Pair("CPU", 2), Pair("GPU", 0)));
+  EXPECT_EQ(serve.inter_op_threads, 3);
+  EXPECT_EQ(serve.intra_op_threads, 4);
+}
+
+TEST(CliArgsTest, ServeDefaults) {
+  CliArgs args = Parse({"serve", "--cluster=worker=localhost:2222", "--job=worker"});
+  const ServeArgs& serve = args.serve;
+  EXPECT_EQ(serve.task, 0);
+  EXPECT_EQ(serve.transport, "grpc");
+  EXPECT_TRUE(serve.transport_options.empty());
+  EXPECT_EQ(serve.call_timeout_ms, 0);
+  EXPECT_EQ(serve.session_idle_timeout_ms, 0);
+  EXPECT_EQ(serve.step_idle_timeout_ms, 0);
+  EXPECT_TRUE(serve.plugin_paths.empty());
+  EXPECT_TRUE(serve.device_count.empty());
+  EXPECT_EQ(serve.inter_op_threads, 0);
+  EXPECT_EQ(serve.intra_op_threads, 0);
+  // TLS without a CA: the task presents a certificate and checks none.
+  EXPECT_EQ(Parse({"serve", "--cluster=worker=localhost:2222", "--job=worker", "--tls-cert=c",
+                   "--tls-key=k"})
+                .serve.transport_options.size(),
+            2u);
+}
+
 TEST(CliArgsTest, HelpAndVersion) {
   EXPECT_EQ(Parse({"--help"}).command, Command::kHelp);
   EXPECT_EQ(Parse({"-h"}).help_topic, "");
@@ -94,6 +171,9 @@ TEST(CliArgsTest, HelpAndVersion) {
   EXPECT_EQ(run_help.help_topic, "run");
   EXPECT_EQ(Parse({"run", "g.pb", "-h", "--bogus"}).help_topic, "run");
   EXPECT_EQ(Parse({"plugins", "--help"}).help_topic, "plugins");
+  EXPECT_EQ(Parse({"serve", "--help"}).help_topic, "serve");
+  EXPECT_EQ(Parse({"serve", "--job", "x", "-h"}).help_topic, "serve");
+  EXPECT_EQ(Parse({"help", "serve"}).help_topic, "serve");
   EXPECT_EQ(Parse({"--version"}).command, Command::kVersion);
   EXPECT_EQ(Parse({"-V"}).command, Command::kVersion);
 }
@@ -107,6 +187,17 @@ TEST(CliArgsTest, UsageTexts) {
     EXPECT_THAT(CommandUsage("run"), HasSubstr(option));
   }
   EXPECT_THAT(CommandUsage("plugins"), HasSubstr("--json"));
+  EXPECT_THAT(CommandUsage("run"), HasSubstr("--server SCHEME://HOST:PORT"));
+  EXPECT_THAT(ProgramUsage(), HasSubstr("serve "));
+  EXPECT_THAT(CommandUsage("serve"), StartsWith("usage: tessera serve --cluster SPEC --job NAME"));
+  for (const char* option :
+       {"--cluster SPEC", "--job NAME", "--task N", "--transport NAME", "--tls-cert FILE.pem",
+        "--tls-key FILE.pem", "--tls-ca FILE.pem", "--call-timeout-ms N",
+        "--session-idle-timeout-ms N", "--step-idle-timeout-ms N", "--plugin PATH",
+        "--cpu-devices N", "--device-count TYPE=N", "--inter-op-threads N", "--intra-op-threads N",
+        "serving master and worker at HOST:PORT", "tessera serve: stopped"}) {
+    EXPECT_THAT(CommandUsage("serve"), HasSubstr(option));
+  }
   EXPECT_EQ(CommandUsage("bogus"), "");
   EXPECT_THAT(VersionString(), StartsWith("tessera "));
   EXPECT_THAT(VersionString(), HasSubstr("(plugin ABI "));
@@ -119,7 +210,8 @@ TEST(CliArgsErrorTest, ProgramLevel) {
             "tessera: missing command; expected 'run' or 'plugins' (see 'tessera --help')");
   EXPECT_EQ(UsageError({"walk"}),
             "tessera: unknown command 'walk'; expected 'run' or 'plugins' (see 'tessera --help')");
-  EXPECT_EQ(UsageError({"--verbose"}), "tessera: unknown option '--verbose' (see 'tessera --help')");
+  EXPECT_EQ(UsageError({"--verbose"}),
+            "tessera: unknown option '--verbose' (see 'tessera --help')");
   EXPECT_EQ(UsageError({"help", "walk"}),
             "tessera help: unknown command 'walk'; expected 'run' or 'plugins'");
 }
@@ -171,7 +263,8 @@ TEST(CliArgsErrorTest, BadValues) {
             "tessera run: --intra-op-threads expects a non-negative integer, got '-1'");
   EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--inter-op-threads=many"}),
             "tessera run: --inter-op-threads expects a non-negative integer, got 'many'");
-  EXPECT_EQ(UsageError({"plugins", "--json=yes"}), "tessera plugins: --json takes no value, got 'yes'");
+  EXPECT_EQ(UsageError({"plugins", "--json=yes"}),
+            "tessera plugins: --json takes no value, got 'yes'");
 }
 
 TEST(CliArgsErrorTest, TraceAndPlacementFlags) {
@@ -227,14 +320,14 @@ TEST(CliArgsErrorTest, DeviceCount) {
             "tessera run: --device-count expects a count >= 0 after '=', got '1=2' in 'GPU=1=2'");
   EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "cpu=0"}),
             "tessera run: --device-count cpu=0: at least one CPU device is needed, got 0");
-  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU=1",
-                        "--device-count", "gpu=2"}),
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--device-count", "GPU=1", "--device-count",
+                        "gpu=2"}),
             "tessera run: the device count of GPU is given twice: '--device-count GPU=1' and "
             "'--device-count gpu=2'");
-  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices", "2", "--device-count",
-                        "CPU=3"}),
-            "tessera run: the device count of CPU is given twice: '--cpu-devices 2' and "
-            "'--device-count CPU=3'");
+  EXPECT_EQ(
+      UsageError({"run", "g.pb", "--fetch", "y", "--cpu-devices", "2", "--device-count", "CPU=3"}),
+      "tessera run: the device count of CPU is given twice: '--cpu-devices 2' and "
+      "'--device-count CPU=3'");
 }
 
 TEST(CliArgsErrorTest, RunArguments) {
@@ -248,6 +341,141 @@ TEST(CliArgsErrorTest, RunArguments) {
             "tessera run: unexpected argument 'h.pb'; the graph is already 'g.pb'");
   EXPECT_EQ(UsageError({"run", "g.pb", "--fetches", "y"}),
             "tessera run: unknown option '--fetches' (see 'tessera run --help')");
+}
+
+TEST(CliArgsErrorTest, RunServer) {
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--server"}),
+            "tessera run: --server needs a value (a session target SCHEME://HOST:PORT)");
+  for (const char* target :
+       {"", "localhost:2222", "grpc://", "grpc://localhost", "grpc://:2222", "grpc://localhost:0",
+        "grpc://localhost:65536", "grpc://localhost:x", "grpc://localhost:", "grpc://a b:1",
+        "grpc://a/b:1", "://a:1", "GRPC://a:1", "1grpc://a:1", "gr_pc://a:1", "local"}) {
+    EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--server", target}),
+              absl::StrCat("tessera run: --server expects SCHEME://HOST:PORT (e.g. "
+                           "grpc://localhost:2222), got '",
+                           target, "'"))
+        << target;
+  }
+}
+
+// The usage error of `tessera serve` with a valid cluster, job and `extra` arguments.
+std::string ServeError(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"serve", "--cluster", "worker=a:1,a:2;ps=b:1", "--job",
+                                   "worker"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return UsageError(args);
+}
+
+TEST(CliArgsErrorTest, ServeRequiredOptions) {
+  EXPECT_EQ(UsageError({"serve"}),
+            "tessera serve: missing --cluster (e.g. --cluster "
+            "'worker=localhost:2222,localhost:2223'; see 'tessera serve --help')");
+  EXPECT_EQ(UsageError({"serve", "--job", "worker"}),
+            "tessera serve: missing --cluster (e.g. --cluster "
+            "'worker=localhost:2222,localhost:2223'; see 'tessera serve --help')");
+  EXPECT_EQ(UsageError({"serve", "--cluster", "worker=a:1"}),
+            "tessera serve: missing --job (the job of this task in the cluster, e.g. --job "
+            "worker)");
+}
+
+TEST(CliArgsErrorTest, ServeCluster) {
+  EXPECT_EQ(UsageError({"serve", "--cluster"}),
+            "tessera serve: --cluster needs a value (JOB=HOST:PORT,...;JOB=HOST:PORT)");
+  EXPECT_EQ(UsageError({"serve", "--cluster", "", "--job", "worker"}),
+            "tessera serve: --cluster: the cluster spec is empty; expected "
+            "'job=host:port,host:port;job2=host:port'");
+  EXPECT_EQ(UsageError({"serve", "--cluster", "worker=a:1,a:1", "--job", "worker"}),
+            "tessera serve: --cluster: address 'a:1' is used by both /job:worker/replica:0/task:0 "
+            "and /job:worker/replica:0/task:1");
+  EXPECT_EQ(UsageError({"serve", "--cluster=Worker=a:1", "--job", "worker"}),
+            "tessera serve: --cluster: invalid job name 'Worker' in cluster spec entry "
+            "'Worker=a:1'; a job name is a lower-case letter, then lower-case letters, digits or "
+            "'_'");
+}
+
+TEST(CliArgsErrorTest, ServeJobAndTask) {
+  EXPECT_EQ(UsageError({"serve", "--cluster", "worker=a:1", "--job"}),
+            "tessera serve: --job needs a value (a job name)");
+  EXPECT_EQ(UsageError({"serve", "--cluster", "worker=a:1", "--job="}),
+            "tessera serve: --job expects a job name, got ''");
+  EXPECT_EQ(UsageError({"serve", "--cluster", "worker=a:1;ps=b:1", "--job", "chief"}),
+            "tessera serve: --job: no job 'chief' in the cluster (jobs: ps, worker)");
+  EXPECT_EQ(ServeError({"--task"}), "tessera serve: --task needs a value (a task index)");
+  for (const char* task : {"x", "-1", "1.0", "", "99999999999"}) {
+    EXPECT_EQ(ServeError({"--task", task}),
+              absl::StrCat("tessera serve: --task expects a task index >= 0, got '", task, "'"));
+  }
+  EXPECT_EQ(ServeError({"--task", "2"}),
+            "tessera serve: --task: no task 2 in job 'worker', which has 2 tasks");
+}
+
+TEST(CliArgsErrorTest, ServeTransportAndTls) {
+  EXPECT_EQ(ServeError({"--transport"}),
+            "tessera serve: --transport needs a value (a transport name)");
+  EXPECT_EQ(ServeError({"--transport="}),
+            "tessera serve: --transport expects a transport name, got ''");
+  for (const char* option : {"--tls-cert", "--tls-key", "--tls-ca"}) {
+    EXPECT_EQ(ServeError({option}),
+              absl::StrCat("tessera serve: ", option, " needs a value (a PEM file)"));
+    EXPECT_EQ(ServeError({absl::StrCat(option, "=")}),
+              absl::StrCat("tessera serve: ", option, " expects a PEM file, got ''"));
+  }
+  EXPECT_EQ(ServeError({"--tls-cert", "c.pem"}),
+            "tessera serve: --tls-cert needs --tls-key (the certificate's private key)");
+  EXPECT_EQ(ServeError({"--tls-key", "k.pem", "--tls-ca", "ca.pem"}),
+            "tessera serve: --tls-key needs --tls-cert (the certificate it belongs to)");
+  EXPECT_EQ(ServeError({"--tls-ca", "ca.pem"}),
+            "tessera serve: --tls-ca needs --tls-cert and --tls-key (a task that checks its "
+            "peers' certificates also presents its own)");
+}
+
+TEST(CliArgsErrorTest, ServeTimeouts) {
+  for (const char* option :
+       {"--call-timeout-ms", "--session-idle-timeout-ms", "--step-idle-timeout-ms"}) {
+    EXPECT_EQ(ServeError({option}),
+              absl::StrCat("tessera serve: ", option, " needs a value (a number of milliseconds)"));
+    for (const char* value : {"0", "-5", "1s", "", "99999999999999999999"}) {
+      EXPECT_EQ(ServeError({option, value}), absl::StrCat("tessera serve: ", option,
+                                                          " expects a number of milliseconds >= 1, "
+                                                          "got '",
+                                                          value, "'"))
+          << option << " " << value;
+    }
+  }
+}
+
+TEST(CliArgsErrorTest, ServeDevicesThreadsAndPlugins) {
+  EXPECT_EQ(ServeError({"--plugin"}),
+            "tessera serve: --plugin needs a value (a manifest file or folder)");
+  EXPECT_EQ(ServeError({"--inter-op-threads", "-1"}),
+            "tessera serve: --inter-op-threads expects a non-negative integer, got '-1'");
+  EXPECT_EQ(ServeError({"--intra-op-threads"}),
+            "tessera serve: --intra-op-threads needs a value (a number of threads)");
+  EXPECT_EQ(ServeError({"--cpu-devices"}),
+            "tessera serve: --cpu-devices needs a value (a number of CPU devices)");
+  EXPECT_EQ(ServeError({"--cpu-devices", "0"}),
+            "tessera serve: --cpu-devices expects an integer >= 1, got '0'");
+  EXPECT_EQ(ServeError({"--device-count"}), "tessera serve: --device-count needs a value (TYPE=N)");
+  EXPECT_EQ(ServeError({"--device-count", "GPU"}),
+            "tessera serve: --device-count expects TYPE=N, got 'GPU'");
+  EXPECT_EQ(ServeError({"--device-count", "2GPU=1"}),
+            "tessera serve: --device-count expects a device type (a letter, then letters, digits "
+            "or '_') before '=', got '2GPU'");
+  EXPECT_EQ(ServeError({"--device-count", "GPU=x"}),
+            "tessera serve: --device-count expects a count >= 0 after '=', got 'x' in 'GPU=x'");
+  EXPECT_EQ(ServeError({"--device-count", "CPU=0"}),
+            "tessera serve: --device-count CPU=0: at least one CPU device is needed, got 0");
+  EXPECT_EQ(ServeError({"--cpu-devices", "2", "--device-count", "cpu=3"}),
+            "tessera serve: the device count of CPU is given twice: '--cpu-devices 2' and "
+            "'--device-count cpu=3'");
+}
+
+TEST(CliArgsErrorTest, ServeArguments) {
+  EXPECT_EQ(ServeError({"--port", "2222"}),
+            "tessera serve: unknown option '--port' (see 'tessera serve --help')");
+  EXPECT_EQ(ServeError({"localhost:2222"}),
+            "tessera serve: unexpected argument 'localhost:2222'; tessera serve takes options "
+            "only");
 }
 
 TEST(CliArgsErrorTest, PluginsArguments) {

@@ -44,8 +44,7 @@ absl::Status WriteOutputs(const RunArgs& args, const std::vector<Tensor>& output
   return absl::OkStatus();
 }
 
-absl::Status WriteTrace(const std::string& path, const RunMetadata& metadata,
-                        std::ostream& out) {
+absl::Status WriteTrace(const std::string& path, const RunMetadata& metadata, std::ostream& out) {
   absl::Status status = WriteChromeTrace(metadata.step_stats, path);
   if (!status.ok()) return Fail(status, "cannot write the trace");
   size_t nodes = 0;
@@ -72,6 +71,7 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
   }
 
   SessionOptions options;
+  options.target = args.server;
   options.plugin_paths = args.plugin_paths;
   options.inter_op_threads = args.inter_op_threads;
   options.intra_op_threads = args.intra_op_threads;

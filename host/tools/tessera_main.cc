@@ -1,4 +1,6 @@
 // The `tessera` program: parse the arguments and dispatch to a subcommand.
+#include <signal.h>
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -6,6 +8,7 @@
 #include "host/tools/cli_args.h"
 #include "host/tools/plugins_command.h"
 #include "host/tools/run_command.h"
+#include "host/tools/serve_command.h"
 
 int main(int argc, char** argv) {
   using tessera::cli::Command;
@@ -26,6 +29,17 @@ int main(int argc, char** argv) {
     case Command::kRun:
       status = tessera::cli::RunCommand(parsed->run, std::cout);
       break;
+    case Command::kServe: {
+      // Blocked here, before the server starts any thread, so that every thread inherits the
+      // mask and the signals reach only ServeCommand's sigwait().
+      sigset_t stop_signals;
+      sigemptyset(&stop_signals);
+      sigaddset(&stop_signals, SIGTERM);
+      sigaddset(&stop_signals, SIGINT);
+      pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+      status = tessera::cli::ServeCommand(parsed->serve, stop_signals, std::cout);
+      break;
+    }
     case Command::kPlugins:
       status = tessera::cli::PluginsCommand(parsed->plugins, std::cout);
       break;

@@ -1,0 +1,477 @@
+// The worker service.
+#include "host/distributed/worker.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "host/distributed/proto/distributed.pb.h"
+#include "host/distributed/rpc.h"
+#include "host/executor/shared_kernels.h"
+#include "host/graph/control_flow.h"
+#include "host/graph/graph.h"
+#include "host/graph/tensor_proto_util.h"
+#include "host/runtime/device.h"
+#include "host/runtime/resource_manager.h"
+#include "host/session/environment.h"
+#include "host/session/execution_plan.h"
+#include "registry/status_macros.h"
+
+namespace tessera {
+
+using Clock = std::chrono::steady_clock;
+
+// What one master session keeps on this worker: its variables and registered graphs.
+struct Worker::WorkerSession {
+  std::string handle;
+  std::shared_ptr<ResourceManager> resources = std::make_shared<ResourceManager>();
+  std::shared_ptr<SharedKernels> shared_kernels = std::make_shared<SharedKernels>();
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<const ExecutionPlan>> graphs;
+  Clock::time_point last_used = Clock::now();
+};
+
+// One step's state here: its rendezvous, shared by the step's partitions and the pulls of other
+// tasks.
+struct Worker::Step {
+  std::shared_ptr<RemoteRendezvous> rendezvous;
+  Clock::time_point last_used = Clock::now();  // guarded by the worker's mutex
+  int running = 0;  // partitions running; a running step never expires
+};
+
+Worker::Worker(std::shared_ptr<Environment> env, TaskChannels* channels, WorkerOptions options)
+    : env_(std::move(env)), channels_(channels), options_(std::move(options)) {}
+
+Worker::~Worker() { Shutdown(absl::UnavailableError("the worker is shutting down")); }
+
+void Worker::HandleCall(absl::string_view method, absl::string_view request,
+                        TransportReply reply) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!shutdown_.ok()) {
+      Answer(std::move(reply), shutdown_, nullptr);
+      return;
+    }
+  }
+  if (method == kWorkerGetStatus) return GetStatus(request, std::move(reply));
+  if (method == kWorkerCreateWorkerSession) return CreateWorkerSession(request, std::move(reply));
+  if (method == kWorkerDeleteWorkerSession) return DeleteWorkerSession(request, std::move(reply));
+  if (method == kWorkerRegisterGraph) return RegisterGraph(request, std::move(reply));
+  if (method == kWorkerDeregisterGraph) return DeregisterGraph(request, std::move(reply));
+  if (method == kWorkerRunGraph) return RunGraph(request, std::move(reply));
+  if (method == kWorkerAbortStep) return AbortStep(request, std::move(reply));
+  if (method == kWorkerCleanupGraph) return CleanupGraph(request, std::move(reply));
+  Answer(std::move(reply),
+         absl::UnimplementedError(absl::StrCat("the worker has no method '", method, "'")),
+         nullptr);
+}
+
+void Worker::GetStatus(absl::string_view request, TransportReply reply) {
+  distributed::GetStatusResponse response;
+  response.set_task_name(options_.task_name);
+  for (const Device* device : env_->devices().devices()) {
+    distributed::DeviceAttributes* attributes = response.add_devices();
+    attributes->set_name(device->name());
+    attributes->set_device_type(device->device_type());
+    attributes->set_type_priority(device->type_priority());
+    attributes->set_flags(device->host_memory() ? TSR_DEVICE_FLAG_HOST_MEMORY : 0);
+    attributes->set_incarnation(device->incarnation());
+  }
+  response.set_live_sessions(live_sessions());
+  response.set_live_steps(live_steps());
+  Answer(std::move(reply), absl::OkStatus(), &response);
+}
+
+void Worker::CreateWorkerSession(absl::string_view request, TransportReply reply) {
+  distributed::CreateWorkerSessionRequest args;
+  absl::Status status = ParseRequest(kWorkerCreateWorkerSession, request, &args);
+  if (status.ok() && args.session_handle().empty()) {
+    status = absl::InvalidArgumentError("CreateWorkerSession: the session handle is empty");
+  }
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::shared_ptr<WorkerSession>& session = sessions_[args.session_handle()];
+    if (session == nullptr) {
+      session = std::make_shared<WorkerSession>();
+      session->handle = args.session_handle();
+    }
+  }
+  distributed::CreateWorkerSessionResponse response;
+  Answer(std::move(reply), status, &response);
+}
+
+void Worker::DeleteWorkerSession(absl::string_view request, TransportReply reply) {
+  distributed::DeleteWorkerSessionRequest args;
+  absl::Status status = ParseRequest(kWorkerDeleteWorkerSession, request, &args);
+  std::shared_ptr<WorkerSession> session;
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sessions_.find(args.session_handle());
+    if (it != sessions_.end()) {
+      session = std::move(it->second);
+      sessions_.erase(it);
+    }
+  }
+  distributed::DeleteWorkerSessionResponse response;
+  Answer(std::move(reply), status, &response);
+}
+
+absl::StatusOr<std::shared_ptr<Worker::WorkerSession>> Worker::FindSession(
+    const std::string& handle) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = sessions_.find(handle);
+  if (it == sessions_.end()) {
+    return absl::AbortedError(absl::StrCat(
+        options_.task_name, " has no session '", handle,
+        "': the worker was probably restarted or the session expired; the next step "
+        "re-creates it"));
+  }
+  it->second->last_used = Clock::now();
+  return it->second;
+}
+
+void Worker::RegisterGraph(absl::string_view request, TransportReply reply) {
+  auto args = std::make_shared<distributed::RegisterGraphRequest>();
+  absl::Status parsed = ParseRequest(kWorkerRegisterGraph, request, args.get());
+  if (!parsed.ok()) {
+    Answer(std::move(reply), parsed, nullptr);
+    return;
+  }
+  // Importing and building executors is real work: off the transport's thread.
+  auto shared_reply = std::make_shared<TransportReply>(std::move(reply));
+  env_->inter_op_pool()->Schedule([this, args, shared_reply] {
+    distributed::RegisterGraphResponse response;
+    absl::Status status = [&]() -> absl::Status {
+      ASSIGN_OR_RETURN(std::shared_ptr<WorkerSession> session,
+                       FindSession(args->session_handle()));
+      ImportGraphDefOptions import_options;
+      import_options.allow_internal_names = true;
+      ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph,
+                       ImportGraphDef(args->graph_def(), env_->ops(), import_options));
+      for (Node* node : graph->op_nodes()) {
+        Device* device = env_->devices().FindDevice(node->requested_device());
+        if (device == nullptr) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("node '", node->name(), "' is placed on '", node->requested_device(),
+                           "', which is not a device of ", options_.task_name));
+        }
+        node->set_assigned_device(device->name());
+      }
+      auto plan = std::make_shared<ExecutionPlan>();
+      // The client task's piece holds the step's _Arg and _Retval nodes: their types, by index.
+      for (const tensorflow::NodeDef& def : args->graph_def().node()) {
+        bool is_arg = def.op() == "_Arg";
+        if (!is_arg && def.op() != "_Retval") continue;
+        auto index = def.attr().find("index");
+        auto type = def.attr().find("T");
+        if (index == def.attr().end() || type == def.attr().end() || index->second.i() < 0 ||
+            index->second.i() >= args->graph_def().node_size()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(def.op(), " node '", def.name(), "' has no valid index or T"));
+        }
+        std::vector<DataType>& types = is_arg ? plan->feed_types : plan->fetch_types;
+        size_t i = static_cast<size_t>(index->second.i());
+        if (types.size() <= i) types.resize(i + 1, TSR_DTYPE_INVALID);
+        types[i] = static_cast<DataType>(type->second.type());
+      }
+      plan->resource_manager = session->resources;
+      plan->shared_kernels = session->shared_kernels;
+      plan->has_control_flow = args->has_control_flow();
+      for (const Node* node : graph->op_nodes()) {
+        plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
+      }
+      RETURN_IF_ERROR(
+          BuildPartitionedExecutors(*env_, std::move(graph), /*control_flow_added=*/true,
+                                    plan.get()));
+      std::lock_guard<std::mutex> lock(session->mu);
+      std::string handle;
+      {
+        std::lock_guard<std::mutex> worker_lock(mu_);
+        handle = absl::StrCat("graph_", next_graph_id_++);
+      }
+      session->graphs.emplace(handle, std::move(plan));
+      response.set_graph_handle(handle);
+      return absl::OkStatus();
+    }();
+    Answer(std::move(*shared_reply),
+           WithContext(status, absl::StrCat("while registering a graph on ", options_.task_name)),
+           &response);
+  });
+}
+
+void Worker::DeregisterGraph(absl::string_view request, TransportReply reply) {
+  distributed::DeregisterGraphRequest args;
+  absl::Status status = ParseRequest(kWorkerDeregisterGraph, request, &args);
+  if (status.ok()) {
+    absl::StatusOr<std::shared_ptr<WorkerSession>> session = FindSession(args.session_handle());
+    if (session.ok()) {
+      std::lock_guard<std::mutex> lock((*session)->mu);
+      (*session)->graphs.erase(args.graph_handle());
+    }
+  }
+  distributed::DeregisterGraphResponse response;
+  Answer(std::move(reply), status, &response);
+}
+
+std::shared_ptr<Worker::Step> Worker::FindOrCreateStep(uint64_t step_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<Step>& step = steps_[step_id];
+  if (step == nullptr) {
+    step = std::make_shared<Step>();
+    step->rendezvous =
+        std::make_shared<RemoteRendezvous>(step_id, options_.task_name, channels_);
+    step->rendezvous->set_pull_timeout_ms(options_.call_timeout_ms);
+    if (!shutdown_.ok()) step->rendezvous->StartAbort(shutdown_);
+  }
+  step->last_used = Clock::now();
+  return step;
+}
+
+void Worker::RunGraph(absl::string_view request, TransportReply reply) {
+  auto args = std::make_shared<distributed::RunGraphRequest>();
+  absl::Status parsed = ParseRequest(kWorkerRunGraph, request, args.get());
+  if (!parsed.ok()) {
+    Answer(std::move(reply), parsed, nullptr);
+    return;
+  }
+  absl::StatusOr<std::shared_ptr<WorkerSession>> session = FindSession(args->session_handle());
+  std::shared_ptr<const ExecutionPlan> plan;
+  if (session.ok()) {
+    std::lock_guard<std::mutex> lock((*session)->mu);
+    auto it = (*session)->graphs.find(args->graph_handle());
+    if (it != (*session)->graphs.end()) plan = it->second;
+  }
+  if (!session.ok() || plan == nullptr) {
+    Answer(std::move(reply),
+           session.ok() ? absl::AbortedError(absl::StrCat(
+                              options_.task_name, " has no graph '", args->graph_handle(),
+                              "' in session '", args->session_handle(), "'"))
+                        : session.status(),
+           nullptr);
+    return;
+  }
+  struct StepRun {
+    distributed::RunGraphRequest args;
+    CallFrame frame;
+    std::shared_ptr<const ExecutionPlan> plan;
+    std::shared_ptr<Step> step;
+    std::atomic<bool> cancelled{false};
+    TransportReply reply;
+  };
+  auto run = std::make_shared<StepRun>();
+  run->args = std::move(*args);
+  run->plan = std::move(plan);
+  run->reply = std::move(reply);
+  for (const tensorflow::TensorProto& proto : run->args.args()) {
+    absl::StatusOr<Tensor> value = TensorFromProto(proto);
+    if (!value.ok()) {
+      Answer(std::move(run->reply), WithContext(value.status(), "while reading a RunGraph feed"),
+             nullptr);
+      return;
+    }
+    run->frame.args.push_back(*std::move(value));
+  }
+  if (run->frame.args.size() != run->plan->feed_types.size()) {
+    Answer(std::move(run->reply),
+           absl::InvalidArgumentError(absl::StrCat("RunGraph on ", options_.task_name, ": ",
+                                                   run->frame.args.size(), " values for ",
+                                                   run->plan->feed_types.size(), " feeds")),
+           nullptr);
+    return;
+  }
+  run->frame.retvals.resize(run->plan->fetch_types.size());
+  run->step = FindOrCreateStep(run->args.step_id());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++run->step->running;
+  }
+  if (run->args.timeout_ms() > 0) run->step->rendezvous->set_pull_timeout_ms(run->args.timeout_ms());
+  ThreadPool* pool = env_->inter_op_pool();
+  pool->Schedule([this, run, pool] {
+    StepArgs step_args;
+    step_args.step_id = static_cast<int64_t>(run->args.step_id());
+    step_args.rendezvous = run->step->rendezvous;
+    step_args.call_frame = &run->frame;
+    step_args.cancelled = &run->cancelled;
+    step_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+    RunPlanStep(*run->plan, step_args, nullptr, [this, run](absl::Status status) {
+      distributed::RunGraphResponse response;
+      if (status.ok()) {
+        for (Tensor& value : run->frame.retvals) {
+          bool dead = !value.IsInitialized();
+          response.add_retval_is_dead(dead);
+          tensorflow::TensorProto* proto = response.add_retvals();
+          if (dead) continue;
+          if (!value.host_accessible()) {
+            Device* device = value.buffer()->allocator()->device();
+            Tensor host;
+            absl::Status copied =
+                device != nullptr ? device->CopyToHost(value, &host)
+                                  : absl::InternalError("a fetched value is in unknown memory");
+            if (!copied.ok()) {
+              status = copied;
+              break;
+            }
+            value = std::move(host);
+          }
+          TensorToProto(value, proto);
+        }
+      } else {
+        // Every partition of this step here stops; pulls from other tasks fail with the cause.
+        run->step->rendezvous->StartAbort(status);
+      }
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        --run->step->running;
+        run->step->last_used = Clock::now();
+      }
+      Answer(std::move(run->reply), status, &response);
+    });
+  });
+}
+
+void Worker::AbortStep(absl::string_view request, TransportReply reply) {
+  distributed::AbortStepRequest args;
+  absl::Status status = ParseRequest(kWorkerAbortStep, request, &args);
+  if (status.ok()) {
+    absl::StatusCode code = static_cast<absl::StatusCode>(args.code());
+    if (code == absl::StatusCode::kOk) code = absl::StatusCode::kAborted;
+    FindOrCreateStep(args.step_id())->rendezvous->StartAbort(absl::Status(code, args.message()));
+  }
+  distributed::AbortStepResponse response;
+  Answer(std::move(reply), status, &response);
+}
+
+void Worker::CleanupGraph(absl::string_view request, TransportReply reply) {
+  distributed::CleanupGraphRequest args;
+  absl::Status status = ParseRequest(kWorkerCleanupGraph, request, &args);
+  std::shared_ptr<Step> step;
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = steps_.find(args.step_id());
+    if (it != steps_.end()) {
+      step = std::move(it->second);
+      steps_.erase(it);
+    }
+  }
+  if (step != nullptr) {
+    step->rendezvous->StartAbort(absl::CancelledError(
+        absl::StrCat("step ", args.step_id(), " was cleaned up on ", options_.task_name)));
+  }
+  distributed::CleanupGraphResponse response;
+  Answer(std::move(reply), status, &response);
+}
+
+absl::Status Worker::CheckIncarnation(absl::string_view rendezvous_key) const {
+  ASSIGN_OR_RETURN(ParsedRendezvousKey key, ParseRendezvousKey(rendezvous_key));
+  Device* device = env_->devices().FindDevice(key.src_device);
+  if (device == nullptr || device->name() != key.src_device) {
+    return absl::InvalidArgumentError(absl::StrCat("RecvTensor: '", key.src_device,
+                                                   "' is not a device of ", options_.task_name));
+  }
+  if (device->incarnation() != key.src_incarnation) {
+    return absl::AbortedError(absl::StrCat(
+        "RecvTensor expects a different device incarnation: ", key.src_incarnation, " vs. ",
+        device->incarnation(), ". Your worker job (\"", options_.task_name,
+        "\") was probably restarted. Check your worker job for the reason why it was restarted."));
+  }
+  return absl::OkStatus();
+}
+
+void Worker::HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key,
+                              TransportReply reply) {
+  absl::Status status;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    status = shutdown_;
+  }
+  if (status.ok()) status = CheckIncarnation(rendezvous_key);
+  if (!status.ok()) {
+    reply.SendTensor(status, TSR_TensorView{sizeof(TSR_TensorView)}, false, [] {});
+    return;
+  }
+  auto shared_reply = std::make_shared<TransportReply>(std::move(reply));
+  std::shared_ptr<Step> step = FindOrCreateStep(step_id);
+  step->rendezvous->RecvLocal(rendezvous_key, [shared_reply, key = std::string(rendezvous_key)](
+                                                  const absl::Status& status, const Tensor& value,
+                                                  bool is_dead) {
+    absl::Status result = status;
+    auto held = std::make_shared<Tensor>();
+    if (result.ok() && !is_dead) {
+      if (value.dtype() == TSR_DTYPE_STRING) {
+        result = absl::UnimplementedError(absl::StrCat(
+            "'", key, "' is a string tensor; string tensors cannot cross tasks yet"));
+      } else if (!value.host_accessible()) {
+        Device* device = value.buffer()->allocator()->device();
+        result = device != nullptr ? device->CopyToHost(value, held.get())
+                                   : absl::InternalError("a sent value is in unknown memory");
+      } else {
+        *held = value;
+      }
+    }
+    TSR_TensorView view{};
+    view.struct_size = sizeof(TSR_TensorView);
+    if (result.ok() && !is_dead) {
+      view.dtype = held->dtype();
+      view.rank = held->shape().rank();
+      view.dims = held->shape().data();
+      view.data = held->data();
+      view.byte_size = held->TotalBytes();
+    }
+    shared_reply->SendTensor(result, view, result.ok() && is_dead, [held] {});
+  });
+}
+
+std::pair<int, int> Worker::ExpireIdle(Clock::time_point now) {
+  std::vector<std::shared_ptr<Step>> steps;
+  std::vector<std::shared_ptr<WorkerSession>> sessions;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = steps_.begin(); it != steps_.end();) {
+      if (it->second->running == 0 &&
+          now - it->second->last_used > std::chrono::milliseconds(options_.step_idle_timeout_ms)) {
+        steps.push_back(std::move(it->second));
+        it = steps_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+      if (now - it->second->last_used >
+          std::chrono::milliseconds(options_.session_idle_timeout_ms)) {
+        sessions.push_back(std::move(it->second));
+        it = sessions_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const std::shared_ptr<Step>& step : steps) {
+    step->rendezvous->StartAbort(absl::DeadlineExceededError(absl::StrCat(
+        "the step's state on ", options_.task_name, " expired after ",
+        options_.step_idle_timeout_ms, " ms without a call")));
+  }
+  return {static_cast<int>(steps.size()), static_cast<int>(sessions.size())};
+}
+
+void Worker::Shutdown(const absl::Status& status) {
+  std::map<uint64_t, std::shared_ptr<Step>> steps;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shutdown_.ok()) shutdown_ = status;
+    steps = steps_;
+  }
+  for (auto& [id, step] : steps) step->rendezvous->StartAbort(status);
+}
+
+int Worker::live_sessions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(sessions_.size());
+}
+
+int Worker::live_steps() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(steps_.size());
+}
+
+}  // namespace tessera

@@ -1,0 +1,85 @@
+// Worker: the worker service of one task. Masters register their partitions of a graph here once
+// per signature and run them per step; other tasks pull the step's values from here by
+// rendezvous key. Step state (the step's rendezvous) lives until the master's CleanupGraph, or
+// until it has been idle for step_idle_timeout_ms.
+#ifndef TESSERA_HOST_DISTRIBUTED_WORKER_H_
+#define TESSERA_HOST_DISTRIBUTED_WORKER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "host/distributed/remote_rendezvous.h"
+#include "registry/transport_handle.h"
+
+namespace tessera {
+
+class Environment;
+struct ExecutionPlan;
+class ResourceManager;
+class SharedKernels;
+
+struct WorkerOptions {
+  std::string task_name;  // "/job:worker/replica:0/task:0"
+  // Deadline of a step's pulls when its RunGraph names none.
+  int64_t call_timeout_ms = 60000;
+  int64_t step_idle_timeout_ms = 600000;
+  int64_t session_idle_timeout_ms = 600000;
+};
+
+class Worker {
+ public:
+  // `env` holds this task's devices; `channels` reaches the other tasks (for pulls).
+  Worker(std::shared_ptr<Environment> env, TaskChannels* channels, WorkerOptions options);
+  ~Worker();
+
+  // "Worker/..." calls; answers every call through `reply`, possibly later.
+  void HandleCall(absl::string_view method, absl::string_view request, TransportReply reply);
+  // Another task pulls a value of step `step_id` from here.
+  void HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key, TransportReply reply);
+
+  // Drops step state and worker sessions idle past their timeouts; returns how many of each.
+  std::pair<int, int> ExpireIdle(std::chrono::steady_clock::time_point now);
+  // Aborts every step with `status` (server shutdown) and refuses later calls with it.
+  void Shutdown(const absl::Status& status);
+
+  int live_sessions() const;
+  int live_steps() const;
+
+ private:
+  struct WorkerSession;
+  struct Step;
+
+  void GetStatus(absl::string_view request, TransportReply reply);
+  void CreateWorkerSession(absl::string_view request, TransportReply reply);
+  void DeleteWorkerSession(absl::string_view request, TransportReply reply);
+  void RegisterGraph(absl::string_view request, TransportReply reply);
+  void DeregisterGraph(absl::string_view request, TransportReply reply);
+  void RunGraph(absl::string_view request, TransportReply reply);
+  void AbortStep(absl::string_view request, TransportReply reply);
+  void CleanupGraph(absl::string_view request, TransportReply reply);
+
+  absl::StatusOr<std::shared_ptr<WorkerSession>> FindSession(const std::string& handle);
+  // The step's state, created on first use (a pull may arrive before the step's RunGraph).
+  std::shared_ptr<Step> FindOrCreateStep(uint64_t step_id);
+  absl::Status CheckIncarnation(absl::string_view rendezvous_key) const;
+
+  std::shared_ptr<Environment> env_;
+  TaskChannels* channels_;
+  const WorkerOptions options_;
+
+  mutable std::mutex mu_;
+  absl::Status shutdown_;
+  uint64_t next_graph_id_ = 1;
+  std::map<std::string, std::shared_ptr<WorkerSession>> sessions_;
+  std::map<uint64_t, std::shared_ptr<Step>> steps_;
+};
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_DISTRIBUTED_WORKER_H_

@@ -1,0 +1,72 @@
+// `tessera serve`: create the Server, announce it, wait for a stop signal, stop it.
+#include "host/tools/serve_command.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+#ifdef TESSERA_HAVE_DISTRIBUTED
+#include "host/distributed/server.h"
+#endif
+
+namespace tessera {
+namespace cli {
+
+#ifdef TESSERA_HAVE_DISTRIBUTED
+
+namespace {
+
+ServerOptions ToServerOptions(const ServeArgs& args) {
+  ServerOptions options;
+  options.cluster = args.cluster;
+  options.job = args.job;
+  options.task = args.task;
+  options.transport = args.transport;
+  options.transport_options = args.transport_options;
+  options.plugin_paths = args.plugin_paths;
+  options.inter_op_threads = args.inter_op_threads;
+  options.intra_op_threads = args.intra_op_threads;
+  options.device_count = args.device_count;
+  // 0 means "not given": keep the server's defaults.
+  if (args.call_timeout_ms > 0) options.call_timeout_ms = args.call_timeout_ms;
+  if (args.session_idle_timeout_ms > 0) {
+    options.session_idle_timeout_ms = args.session_idle_timeout_ms;
+  }
+  if (args.step_idle_timeout_ms > 0) options.step_idle_timeout_ms = args.step_idle_timeout_ms;
+  return options;
+}
+
+}  // namespace
+
+absl::Status ServeCommand(const ServeArgs& args, const sigset_t& stop_signals, std::ostream& out) {
+  absl::StatusOr<std::unique_ptr<Server>> server = Server::Create(ToServerOptions(args));
+  if (!server.ok()) {
+    return absl::Status(server.status().code(),
+                        absl::StrCat("tessera serve: ", server.status().message()));
+  }
+  out << "tessera serve: " << (*server)->task_name() << " serving master and worker at "
+      << (*server)->address() << " over " << args.transport
+      << " (devices: " << absl::StrJoin((*server)->devices(), ", ") << ")" << std::endl;
+
+  int signal_number = 0;
+  while (sigwait(&stop_signals, &signal_number) != 0) {
+  }
+  (*server)->Stop();
+  out << "tessera serve: stopped" << std::endl;
+  return absl::OkStatus();
+}
+
+#else  // !TESSERA_HAVE_DISTRIBUTED
+
+absl::Status ServeCommand(const ServeArgs& args, const sigset_t& stop_signals, std::ostream& out) {
+  return absl::UnimplementedError(
+      "tessera serve: this build of tessera has no distributed runtime (host/distributed's "
+      "tessera_distributed library was not built)");
+}
+
+#endif  // TESSERA_HAVE_DISTRIBUTED
+
+}  // namespace cli
+}  // namespace tessera

@@ -1,0 +1,330 @@
+// A cluster of `tessera serve` processes reached through the public session API, once per
+// transport: TensorFlow's architecture-guide example, error propagation, a worker killed
+// mid-step and restarted, and TLS.
+#include <signal.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "host/graph/proto/graph.pb.h"
+#include "host/session/session.h"
+#include "tests/integration/process_cluster.h"
+
+#ifndef TESSERA_HAVE_DISTRIBUTED
+#define TESSERA_HAVE_DISTRIBUTED 0
+#endif
+
+namespace tessera {
+namespace integration {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kWorker0[] = "/job:worker/replica:0/task:0";
+constexpr char kWorker1[] = "/job:worker/replica:0/task:1";
+constexpr char kWorker1Cpu[] = "/job:worker/replica:0/task:1/device:CPU:0";
+constexpr char kFloat[] = "attr { key: \"T\" value { type: DT_FLOAT } }";
+constexpr char kInt[] = "attr { key: \"T\" value { type: DT_INT32 } }";
+
+// ---- GraphDef text -----------------------------------------------------------------------
+
+std::string Node(const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs, const std::string& device,
+                 const std::string& attrs) {
+  std::string text = absl::StrCat("node { name: \"", name, "\" op: \"", op, "\"");
+  for (const std::string& input : inputs) absl::StrAppend(&text, " input: \"", input, "\"");
+  if (!device.empty()) absl::StrAppend(&text, " device: \"", device, "\"");
+  return absl::StrCat(text, " ", attrs, " }\n");
+}
+
+std::string Const(const std::string& name, const std::string& dtype, const std::string& value,
+                  const std::string& device, const std::vector<std::string>& inputs = {}) {
+  return Node(name, "Const", inputs, device,
+              absl::StrCat("attr { key: \"dtype\" value { type: ", dtype,
+                           " } } attr { key: \"value\" value { tensor { dtype: ", dtype,
+                           " tensor_shape { } ", value, " } } }"));
+}
+
+std::string Placeholder(const std::string& name) {
+  return Node(name, "Placeholder", {}, "", "attr { key: \"dtype\" value { type: DT_FLOAT } }");
+}
+
+tensorflow::GraphDef ParseGraph(const std::string& text) {
+  tensorflow::GraphDef graph;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &graph)) << text;
+  return graph;
+}
+
+// TensorFlow's architecture-guide example: a, b and c = a + b, all on worker 1.
+std::string APlusBOnWorker1() {
+  return absl::StrCat(Const("a", "DT_FLOAT", "float_val: 3", kWorker1Cpu),
+                      Const("b", "DT_FLOAT", "float_val: 4", kWorker1Cpu),
+                      Node("c", "AddV2", {"a", "b"}, kWorker1Cpu, kFloat));
+}
+
+// A while loop whose condition is the constant true, all on worker 1: its step only ends when
+// something fails it. Fetch "endless/Exit".
+std::string EndlessLoopOnWorker1() {
+  const std::string d = kWorker1Cpu;
+  return absl::StrCat(
+      Const("endless/zero", "DT_INT32", "int_val: 0", d),
+      Node("endless/Enter", "Enter", {"endless/zero"}, d,
+           absl::StrCat(kInt,
+                        " attr { key: \"frame_name\" value { s: \"endless/ctx\" } } attr { key: "
+                        "\"is_constant\" value { b: false } } attr { key: "
+                        "\"parallel_iterations\" value { i: 10 } }")),
+      Node("endless/Merge", "Merge", {"endless/Enter", "endless/NextIteration"}, d,
+           absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")),
+      Const("endless/true", "DT_BOOL", "bool_val: true", d, {"^endless/Merge"}),
+      Node("endless/LoopCond", "LoopCond", {"endless/true"}, d, ""),
+      Node("endless/Switch", "Switch", {"endless/Merge", "endless/LoopCond"}, d, kInt),
+      Node("endless/Identity", "Identity", {"endless/Switch:1"}, d, kInt),
+      Const("endless/one", "DT_INT32", "int_val: 1", d, {"^endless/Identity"}),
+      Node("endless/next", "AddV2", {"endless/Identity", "endless/one"}, d, kInt),
+      Node("endless/NextIteration", "NextIteration", {"endless/next"}, d, kInt),
+      Node("endless/Exit", "Exit", {"endless/Switch"}, d, kInt));
+}
+
+// ---- The fixture -------------------------------------------------------------------------
+
+// A cluster of two `tessera serve` tasks (job "worker") over the transport under test; clients
+// connect to worker 0.
+class DistributedIntegrationTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  static constexpr int64_t kCallTimeoutMs = 3000;
+
+  void SetUp() override {
+    if (!TESSERA_HAVE_DISTRIBUTED) {
+      GTEST_SKIP() << "skipped: this build's tessera has no distributed runtime";
+    }
+  }
+
+  // Starts the cluster with `extra_flags` added to every task.
+  void StartCluster(std::vector<std::string> extra_flags = {}) {
+    ProcessClusterOptions options;
+    options.tasks_per_job = {{"worker", 2}};
+    options.transport = GetParam();
+    options.extra_flags = {"--call-timeout-ms", absl::StrCat(kCallTimeoutMs)};
+    options.extra_flags.insert(options.extra_flags.end(), extra_flags.begin(), extra_flags.end());
+    absl::StatusOr<std::unique_ptr<ProcessCluster>> cluster = ProcessCluster::Start(options);
+    ASSERT_TRUE(cluster.ok()) << cluster.status();
+    cluster_ = *std::move(cluster);
+  }
+
+  SessionOptions ClientOptions() const {
+    SessionOptions options;
+    options.target = cluster_->Target("worker", 0);
+    options.call_timeout_ms = 20000;
+    return options;
+  }
+
+  absl::StatusOr<std::unique_ptr<Session>> Connect(const std::string& graph,
+                                                   const SessionOptions& options) {
+    return Session::Create(options, ParseGraph(graph));
+  }
+
+  // The logs of every task, for failure messages.
+  std::string Logs() const {
+    std::string logs;
+    for (const ClusterTask& task : cluster_->tasks()) {
+      absl::StrAppend(&logs, "---- ", task.name, " ----\n", cluster_->Log(task.job, task.index));
+    }
+    return logs;
+  }
+
+  void TearDown() override {
+    if (cluster_ == nullptr) return;
+    absl::Status stopped = cluster_->Stop();
+    EXPECT_TRUE(stopped.ok()) << stopped;
+  }
+
+  std::unique_ptr<ProcessCluster> cluster_;
+};
+
+// TensorFlow's architecture guide: a client of worker 0 runs c = a + b, all pinned to worker 1.
+TEST_P(DistributedIntegrationTest, RunsAPlusBOnAnotherTask) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster());
+  absl::StatusOr<std::unique_ptr<Session>> session = Connect(APlusBOnWorker1(), ClientOptions());
+  ASSERT_TRUE(session.ok()) << session.status() << "\n" << Logs();
+  EXPECT_THAT((*session)->ListDevices(), Contains(kWorker1Cpu));
+  EXPECT_THAT((*session)->ListDevices(), Contains(absl::StrCat(kWorker0, "/device:CPU:0")));
+  std::vector<Tensor> out;
+  for (int step = 0; step < 2; ++step) {
+    absl::Status status = (*session)->Run({}, {"c"}, {}, &out);
+    ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_THAT(out[0].flat<float>(), ElementsAre(7.0f));
+  }
+}
+
+// A node on worker 1 fails (MatMul of fed [2,3] and [2,3]): the client gets its error, not the
+// cancellation it causes on worker 0, and the session keeps working.
+TEST_P(DistributedIntegrationTest, ReportsTheRootCauseOfAFailureOnAnotherTask) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster());
+  std::string graph =
+      absl::StrCat(Placeholder("x"), Placeholder("w"),
+                   Node("product", "MatMul", {"x", "w"}, kWorker1Cpu, kFloat),
+                   Node("y", "Neg", {"product"}, absl::StrCat(kWorker0, "/device:CPU:0"), kFloat));
+  absl::StatusOr<std::unique_ptr<Session>> session = Connect(graph, ClientOptions());
+  ASSERT_TRUE(session.ok()) << session.status() << "\n" << Logs();
+  Tensor x = Tensor::FromVector<float>(TensorShape{2, 3}, {1, 2, 3, 4, 5, 6});
+  std::vector<Tensor> out;
+  absl::Status status = (*session)->Run({{"x", x}, {"w", x}}, {"y"}, {}, &out);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(), HasSubstr("Matrix size-incompatible"));
+  EXPECT_THAT(status.message(), HasSubstr("product"));
+  EXPECT_THAT(status.message(), Not(HasSubstr("ancel")));
+
+  Tensor w = Tensor::FromVector<float>(TensorShape{3, 1}, {1, 1, 1});
+  status = (*session)->Run({{"x", x}, {"w", w}}, {"y"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(-6.0f, -15.0f));
+}
+
+// Worker 1 is killed (SIGKILL) while it runs an endless step: the step fails with UNAVAILABLE
+// naming worker 1, long before the step's own deadline; once worker 1 is restarted on the same
+// port, the next step of the same session succeeds.
+TEST_P(DistributedIntegrationTest, AWorkerKilledMidStepFailsTheStepAndRecoversAfterRestart) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster());
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      Connect(absl::StrCat(EndlessLoopOnWorker1(), APlusBOnWorker1()), ClientOptions());
+  ASSERT_TRUE(session.ok()) << session.status() << "\n" << Logs();
+  std::vector<Tensor> out;
+  ASSERT_TRUE((*session)->Run({}, {"c"}, {}, &out).ok()) << Logs();
+
+  constexpr int64_t kStepTimeoutMs = 120000;
+  absl::Status step_status;
+  absl::Time step_end;
+  std::thread step([&] {
+    RunOptions options;
+    options.timeout_ms = kStepTimeoutMs;
+    std::vector<Tensor> loop_out;
+    step_status = (*session)->Run(options, {}, {"endless/Exit"}, {}, &loop_out, nullptr);
+    step_end = absl::Now();
+  });
+  // Time for the step to reach worker 1; were the kill to come first, the step would fail the
+  // same way.
+  absl::SleepFor(absl::Seconds(1));
+  absl::Time kill_time = absl::Now();
+  absl::Status killed = cluster_->Kill("worker", 1, SIGKILL);
+  step.join();
+  ASSERT_TRUE(killed.ok()) << killed;
+
+  EXPECT_EQ(step_status.code(), absl::StatusCode::kUnavailable) << step_status << "\n" << Logs();
+  EXPECT_THAT(step_status.message(), HasSubstr(kWorker1));
+  // Detected from the broken connection or, at the latest, by a call's deadline; never by the
+  // step's own timeout.
+  EXPECT_LT(step_end - kill_time, absl::Milliseconds(kStepTimeoutMs / 2));
+
+  ASSERT_TRUE(cluster_->Restart("worker", 1).ok());
+  absl::Status status = (*session)->Run({}, {"c"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(7.0f));
+}
+
+// `tessera run --server` runs the same step from the command line.
+TEST_P(DistributedIntegrationTest, TesseraRunWithServerRunsOnTheCluster) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster());
+  std::string graph_path = cluster_->temp_dir() + "/a_plus_b.pbtxt";
+  {
+    std::ofstream graph(graph_path);
+    graph << APlusBOnWorker1();
+  }
+  absl::StatusOr<ProcessResult> run =
+      RunProcess({TesseraBinary(), "run", graph_path, "--server", cluster_->Target("worker", 0),
+                  "--fetch", "c"},
+                 cluster_->temp_dir() + "/run.log", absl::Seconds(60));
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_TRUE(run->exit.Success()) << run->exit.ToString() << "\n" << run->log << Logs();
+  EXPECT_THAT(run->log, HasSubstr("c:0"));
+  EXPECT_THAT(run->log, HasSubstr(" 7"));
+}
+
+// ---- TLS ---------------------------------------------------------------------------------
+
+// A CA and one certificate it signed for "localhost" (and 127.0.0.1), made with the openssl
+// program in `dir`; the tasks and the trusted client all present that certificate.
+absl::Status MakeCertificates(const std::string& dir) {
+  std::string script = absl::StrCat(
+      "set -e; cd '", dir, "'\n",
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+      "-subj /CN=tessera-test-ca -keyout ca.key -out ca.pem\n",
+      "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+      "-subj /CN=localhost -keyout task.key -out task.csr\n",
+      "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n"
+      "extendedKeyUsage=serverAuth,clientAuth\\n' > task.ext\n",
+      "openssl x509 -req -in task.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
+      "-extfile task.ext -out task.pem\n");
+  absl::StatusOr<ProcessResult> result =
+      RunProcess({"/bin/sh", "-c", script}, dir + "/openssl.log", absl::Seconds(60));
+  if (!result.ok()) return result.status();
+  if (!result->exit.Success()) {
+    return absl::InternalError(absl::StrCat("making certificates with openssl ",
+                                            result->exit.ToString(), ":\n", Tail(result->log)));
+  }
+  return absl::OkStatus();
+}
+
+TEST_P(DistributedIntegrationTest, TlsClusterServesOnlyClientsWithTheRightCertificates) {
+  if (!std::filesystem::exists("/usr/bin/openssl")) {
+    GTEST_SKIP() << "skipped: no /usr/bin/openssl to make test certificates";
+  }
+  std::string dir = (std::filesystem::temp_directory_path() / "tessera-tls-XXXXXX").string();
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  struct RemoveDir {
+    std::string path;
+    ~RemoveDir() {
+      std::error_code error;
+      std::filesystem::remove_all(path, error);
+    }
+  } remove_dir{dir};
+  absl::Status made = MakeCertificates(dir);
+  ASSERT_TRUE(made.ok()) << made;
+
+  ASSERT_NO_FATAL_FAILURE(StartCluster({"--tls-cert", dir + "/task.pem", "--tls-key",
+                                        dir + "/task.key", "--tls-ca", dir + "/ca.pem"}));
+
+  // The right certificates: the step runs on worker 1, so the tasks also talk over TLS.
+  SessionOptions trusted = ClientOptions();
+  trusted.transport_options = {{"tls_ca_file", dir + "/ca.pem"},
+                               {"tls_cert_file", dir + "/task.pem"},
+                               {"tls_key_file", dir + "/task.key"}};
+  absl::StatusOr<std::unique_ptr<Session>> session = Connect(APlusBOnWorker1(), trusted);
+  ASSERT_TRUE(session.ok()) << session.status() << "\n" << Logs();
+  std::vector<Tensor> out;
+  absl::Status status = (*session)->Run({}, {"c"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(7.0f));
+
+  // No certificates: refused, when the session is created or at the latest at its first step.
+  SessionOptions plain = ClientOptions();
+  plain.call_timeout_ms = 5000;
+  absl::StatusOr<std::unique_ptr<Session>> refused = Connect(APlusBOnWorker1(), plain);
+  absl::Status refusal = refused.status();
+  if (refused.ok()) refusal = (*refused)->Run({}, {"c"}, {}, &out);
+  EXPECT_EQ(refusal.code(), absl::StatusCode::kUnavailable) << refusal;
+  EXPECT_THAT(refusal.message(), HasSubstr(cluster_->Address("worker", 0)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, DistributedIntegrationTest, ::testing::Values("grpc"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+}  // namespace
+}  // namespace integration
+}  // namespace tessera
