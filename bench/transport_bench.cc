@@ -6,9 +6,15 @@
 //  (b) round-trip latency of pulling a 4-byte tensor beside a bare gRPC unary call of 4 bytes
 //      through gRPC's own generic stub and callback generic service, without Tessera.
 // The bench re-executes itself as the serving peer (`transport_bench --peer`), which reports its
-// three ports on stdout and exits when its stdin closes. Medians of the repetitions are reported,
-// then the ratios and their targets (a: >= 0.70, b: <= 1.5x).
+// three ports on stdout and exits when its stdin closes. Repetitions of the four benchmarks are
+// interleaved at random (so that a busy machine slows all of them alike); their medians are
+// reported, then the ratios and their targets (a: >= 0.70, b: <= 1.5x).
+//
+// --receiver_trim_threshold_mib=N sets glibc's M_TRIM_THRESHOLD in the receiving process (this
+// one): with glibc's default (128 KiB) every free of gRPC's receive buffers hands their pages
+// back to the kernel, and every pull faults them in again (see docs/transports.md).
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -366,12 +372,26 @@ void PrintSummary(const MedianReporter& reporter) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--peer") == 0) return tessera::RunPeer();
-  benchmark::Initialize(&argc, argv);
+  // Interleaved repetitions by default; the command line may say otherwise (later flags win).
+  std::vector<char*> args = {argv[0],
+                             const_cast<char*>("--benchmark_enable_random_interleaving=true")};
+  constexpr char kTrimFlag[] = "--receiver_trim_threshold_mib=";
+  long trim_mib = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], kTrimFlag, sizeof(kTrimFlag) - 1) == 0) {
+      trim_mib = std::strtol(argv[i] + sizeof(kTrimFlag) - 1, nullptr, 10);
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  if (trim_mib > 0) mallopt(M_TRIM_THRESHOLD, static_cast<int>(trim_mib << 20));
+  int args_count = static_cast<int>(args.size());
+  benchmark::Initialize(&args_count, args.data());
   tessera::Peer peer = tessera::StartPeer();
   tessera::g_peer = &peer;
-  // Each figure is the median of 5 repetitions, every one at least 0.5 s of transfers.
+  // Each figure is the median of 9 repetitions, every one at least 0.5 s of transfers.
   const auto configure = [](benchmark::internal::Benchmark* b, benchmark::TimeUnit unit) {
-    b->Unit(unit)->UseRealTime()->Repetitions(5)->ReportAggregatesOnly(true);
+    b->Unit(unit)->UseRealTime()->Repetitions(9)->ReportAggregatesOnly(true);
   };
   configure(benchmark::RegisterBenchmark("BM_TensorPull64MiB", tessera::BM_TensorPull, "large",
                                          tessera::kLargeBytes),
@@ -385,6 +405,8 @@ int main(int argc, char** argv) {
             benchmark::kMicrosecond);
   tessera::MedianReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
+  std::printf("\nreceiver's glibc trim threshold: %s\n",
+              trim_mib > 0 ? (std::to_string(trim_mib) + " MiB").c_str() : "default (128 KiB)");
   tessera::PrintSummary(reporter);
   tessera::StopPeer(peer);
   benchmark::Shutdown();

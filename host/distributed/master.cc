@@ -86,12 +86,19 @@ class Master::MasterSession {
       : master_(master), handle_(std::move(handle)), request_(std::move(request)) {}
 
   const std::string& handle() const { return handle_; }
-  Clock::time_point last_used() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return last_used_;
+  // Idle since when; a session with a call in progress is never idle.
+  bool IdleLongerThan(Clock::time_point now, std::chrono::milliseconds timeout) const {
+    std::lock_guard<std::mutex> lock(use_mu_);
+    return calls_in_progress_ == 0 && now - last_used_ > timeout;
   }
-  void Touch() {
-    std::lock_guard<std::mutex> lock(mu_);
+  void BeginCall() {
+    std::lock_guard<std::mutex> lock(use_mu_);
+    ++calls_in_progress_;
+    last_used_ = Clock::now();
+  }
+  void EndCall() {
+    std::lock_guard<std::mutex> lock(use_mu_);
+    --calls_in_progress_;
     last_used_ = Clock::now();
   }
 
@@ -150,8 +157,11 @@ class Master::MasterSession {
   const std::string handle_;
   const distributed::CreateSessionRequest request_;
 
-  mutable std::mutex mu_;
+  mutable std::mutex use_mu_;  // guards the two below only (never held across a call)
   Clock::time_point last_used_ = Clock::now();
+  int calls_in_progress_ = 0;
+
+  mutable std::mutex mu_;
   bool stale_ = true;  // the cluster's devices must be (re)learned before the next step
   std::vector<std::unique_ptr<Device>> devices_;
   std::map<std::string, uint64_t> incarnations_;
@@ -409,7 +419,6 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     std::condition_variable cv;
     int remaining = 0;
     absl::Status first_error;
-    std::string failed_task;
     std::vector<distributed::RunGraphResponse> responses;
   };
   auto calls = std::make_shared<StepCalls>();
@@ -421,14 +430,14 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     if (!peer.ok()) return peer.status();
     peers.push_back(*peer);
   }
-  auto abort_others = [this, step_id, peers, deadline_ms](const std::string& failed,
-                                                          const absl::Status& cause) {
+  auto abort_all = [step_id, peers, deadline_ms](const absl::Status& cause) {
     distributed::AbortStepRequest abort;
     abort.set_step_id(step_id);
     abort.set_code(static_cast<int>(cause.code()));
     abort.set_message(std::string(cause.message()));
+    // The failed task too: when its call failed in the transport (deadline, lost connection) its
+    // piece may still be running.
     for (const Peer& peer : peers) {
-      if (peer.name == failed) continue;
       auto ignored = std::make_shared<distributed::AbortStepResponse>();
       CallAsync(peer, kWorkerAbortStep, abort, deadline_ms, ignored.get(),
                 [ignored](const absl::Status&) {});
@@ -443,20 +452,18 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     if (plan.parts[i].has_args) {
       for (const Tensor& feed : feeds) TensorToProto(feed, args.add_args());
     }
-    std::string task = plan.parts[i].task;
     CallAsync(peers[i], kWorkerRunGraph, args, deadline_ms, &calls->responses[i],
-              [calls, task, abort_others](const absl::Status& status) {
+              [calls, abort_all](const absl::Status& status) {
                 bool first = false;
                 {
                   std::lock_guard<std::mutex> lock(calls->mu);
                   if (!status.ok() && calls->first_error.ok()) {
                     calls->first_error = status;
-                    calls->failed_task = task;
                     first = true;
                   }
                 }
                 // The root cause is kept; the other pieces stop with it.
-                if (first) abort_others(task, status);
+                if (first) abort_all(status);
                 std::lock_guard<std::mutex> lock(calls->mu);
                 if (--calls->remaining == 0) calls->cv.notify_all();
               });
@@ -575,10 +582,10 @@ void Master::RunStep(const std::string& request, TransportReply reply) {
                                                    "or expired after being idle")),
                   nullptr);
   }
-  session->Touch();
+  session->BeginCall();
   distributed::RunStepResponse response;
   status = session->RunStep(args, &response);
-  session->Touch();
+  session->EndCall();
   Answer(std::move(reply), status, &response);
 }
 
@@ -625,8 +632,8 @@ int Master::ExpireIdle(Clock::time_point now) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto it = sessions_.begin(); it != sessions_.end();) {
-      if (now - it->second->last_used() >
-          std::chrono::milliseconds(options_.session_idle_timeout_ms)) {
+      if (it->second->IdleLongerThan(now,
+                                     std::chrono::milliseconds(options_.session_idle_timeout_ms))) {
         expired.push_back(std::move(it->second));
         it = sessions_.erase(it);
       } else {

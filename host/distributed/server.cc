@@ -119,6 +119,7 @@ absl::Status Server::Impl::Start() {
   worker_options.call_timeout_ms = options_.call_timeout_ms;
   worker_options.step_idle_timeout_ms = options_.step_idle_timeout_ms;
   worker_options.session_idle_timeout_ms = options_.session_idle_timeout_ms;
+  worker_options.master_sessions = [this] { return master_->live_sessions(); };
   worker_ = std::make_unique<Worker>(env_, this, worker_options);
   MasterOptions master_options;
   master_options.task_name = task_name_;

@@ -28,7 +28,8 @@ struct Worker::WorkerSession {
   std::shared_ptr<SharedKernels> shared_kernels = std::make_shared<SharedKernels>();
   std::mutex mu;
   std::map<std::string, std::shared_ptr<const ExecutionPlan>> graphs;
-  Clock::time_point last_used = Clock::now();
+  Clock::time_point last_used = Clock::now();  // guarded by the worker's mutex
+  int running = 0;  // partitions running; a session with one never expires (worker's mutex)
 };
 
 // One step's state here: its rendezvous, shared by the step's partitions and the pulls of other
@@ -37,6 +38,16 @@ struct Worker::Step {
   std::shared_ptr<RemoteRendezvous> rendezvous;
   Clock::time_point last_used = Clock::now();  // guarded by the worker's mutex
   int running = 0;  // partitions running; a running step never expires
+  // Past it, a running step is aborted (its master may be gone); guarded by the worker's mutex.
+  Clock::time_point deadline = Clock::time_point::max();
+  // Set on abort: the step's executors start no further node (a loop that never touches the
+  // rendezvous stops too).
+  std::atomic<bool> cancelled{false};
+
+  void Abort(const absl::Status& status) {
+    cancelled.store(true);
+    rendezvous->StartAbort(status);
+  }
 };
 
 Worker::Worker(std::shared_ptr<Environment> env, TaskChannels* channels, WorkerOptions options)
@@ -79,6 +90,7 @@ void Worker::GetStatus(absl::string_view request, TransportReply reply) {
   }
   response.set_live_sessions(live_sessions());
   response.set_live_steps(live_steps());
+  if (options_.master_sessions) response.set_live_master_sessions(options_.master_sessions());
   Answer(std::move(reply), absl::OkStatus(), &response);
 }
 
@@ -221,7 +233,7 @@ std::shared_ptr<Worker::Step> Worker::FindOrCreateStep(uint64_t step_id) {
     step->rendezvous =
         std::make_shared<RemoteRendezvous>(step_id, options_.task_name, channels_);
     step->rendezvous->set_pull_timeout_ms(options_.call_timeout_ms);
-    if (!shutdown_.ok()) step->rendezvous->StartAbort(shutdown_);
+    if (!shutdown_.ok()) step->Abort(shutdown_);
   }
   step->last_used = Clock::now();
   return step;
@@ -255,12 +267,13 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
     CallFrame frame;
     std::shared_ptr<const ExecutionPlan> plan;
     std::shared_ptr<Step> step;
-    std::atomic<bool> cancelled{false};
+    std::shared_ptr<WorkerSession> session;
     TransportReply reply;
   };
   auto run = std::make_shared<StepRun>();
   run->args = std::move(*args);
   run->plan = std::move(plan);
+  run->session = *session;
   run->reply = std::move(reply);
   for (const tensorflow::TensorProto& proto : run->args.args()) {
     absl::StatusOr<Tensor> value = TensorFromProto(proto);
@@ -284,6 +297,12 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++run->step->running;
+    ++run->session->running;
+    // The master enforces the step's deadline; this one, a little later, holds when the master
+    // is gone.
+    int64_t timeout_ms = run->args.timeout_ms() > 0 ? run->args.timeout_ms() : options_.call_timeout_ms;
+    run->step->deadline = std::min(run->step->deadline,
+                                   Clock::now() + std::chrono::milliseconds(timeout_ms + 1000));
   }
   if (run->args.timeout_ms() > 0) run->step->rendezvous->set_pull_timeout_ms(run->args.timeout_ms());
   ThreadPool* pool = env_->inter_op_pool();
@@ -292,7 +311,7 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
     step_args.step_id = static_cast<int64_t>(run->args.step_id());
     step_args.rendezvous = run->step->rendezvous;
     step_args.call_frame = &run->frame;
-    step_args.cancelled = &run->cancelled;
+    step_args.cancelled = &run->step->cancelled;
     step_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
     RunPlanStep(*run->plan, step_args, nullptr, [this, run](absl::Status status) {
       distributed::RunGraphResponse response;
@@ -318,12 +337,14 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
         }
       } else {
         // Every partition of this step here stops; pulls from other tasks fail with the cause.
-        run->step->rendezvous->StartAbort(status);
+        run->step->Abort(status);
       }
       {
         std::lock_guard<std::mutex> lock(mu_);
         --run->step->running;
         run->step->last_used = Clock::now();
+        --run->session->running;
+        run->session->last_used = Clock::now();
       }
       Answer(std::move(run->reply), status, &response);
     });
@@ -336,7 +357,7 @@ void Worker::AbortStep(absl::string_view request, TransportReply reply) {
   if (status.ok()) {
     absl::StatusCode code = static_cast<absl::StatusCode>(args.code());
     if (code == absl::StatusCode::kOk) code = absl::StatusCode::kAborted;
-    FindOrCreateStep(args.step_id())->rendezvous->StartAbort(absl::Status(code, args.message()));
+    FindOrCreateStep(args.step_id())->Abort(absl::Status(code, args.message()));
   }
   distributed::AbortStepResponse response;
   Answer(std::move(reply), status, &response);
@@ -355,7 +376,7 @@ void Worker::CleanupGraph(absl::string_view request, TransportReply reply) {
     }
   }
   if (step != nullptr) {
-    step->rendezvous->StartAbort(absl::CancelledError(
+    step->Abort(absl::CancelledError(
         absl::StrCat("step ", args.step_id(), " was cleaned up on ", options_.task_name)));
   }
   distributed::CleanupGraphResponse response;
@@ -424,10 +445,15 @@ void Worker::HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key
 
 std::pair<int, int> Worker::ExpireIdle(Clock::time_point now) {
   std::vector<std::shared_ptr<Step>> steps;
+  std::vector<std::shared_ptr<Step>> overdue;
   std::vector<std::shared_ptr<WorkerSession>> sessions;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto it = steps_.begin(); it != steps_.end();) {
+      if (it->second->running > 0 && now > it->second->deadline) {
+        overdue.push_back(it->second);
+        it->second->deadline = Clock::time_point::max();  // aborted once
+      }
       if (it->second->running == 0 &&
           now - it->second->last_used > std::chrono::milliseconds(options_.step_idle_timeout_ms)) {
         steps.push_back(std::move(it->second));
@@ -437,8 +463,9 @@ std::pair<int, int> Worker::ExpireIdle(Clock::time_point now) {
       }
     }
     for (auto it = sessions_.begin(); it != sessions_.end();) {
-      if (now - it->second->last_used >
-          std::chrono::milliseconds(options_.session_idle_timeout_ms)) {
+      if (it->second->running == 0 &&
+          now - it->second->last_used >
+              std::chrono::milliseconds(options_.session_idle_timeout_ms)) {
         sessions.push_back(std::move(it->second));
         it = sessions_.erase(it);
       } else {
@@ -446,8 +473,12 @@ std::pair<int, int> Worker::ExpireIdle(Clock::time_point now) {
       }
     }
   }
+  for (const std::shared_ptr<Step>& step : overdue) {
+    step->Abort(absl::DeadlineExceededError(absl::StrCat(
+        "the step ran past its deadline on ", options_.task_name, " and was cancelled")));
+  }
   for (const std::shared_ptr<Step>& step : steps) {
-    step->rendezvous->StartAbort(absl::DeadlineExceededError(absl::StrCat(
+    step->Abort(absl::DeadlineExceededError(absl::StrCat(
         "the step's state on ", options_.task_name, " expired after ",
         options_.step_idle_timeout_ms, " ms without a call")));
   }
@@ -461,7 +492,7 @@ void Worker::Shutdown(const absl::Status& status) {
     if (shutdown_.ok()) shutdown_ = status;
     steps = steps_;
   }
-  for (auto& [id, step] : steps) step->rendezvous->StartAbort(status);
+  for (auto& [id, step] : steps) step->Abort(status);
 }
 
 int Worker::live_sessions() const {

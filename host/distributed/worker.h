@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,8 @@ struct WorkerOptions {
   int64_t call_timeout_ms = 60000;
   int64_t step_idle_timeout_ms = 600000;
   int64_t session_idle_timeout_ms = 600000;
+  // Reported by GetStatus: the client sessions of this task's master (null: 0).
+  std::function<int()> master_sessions;
 };
 
 class Worker {

@@ -100,6 +100,16 @@ class ArgReader {
 
 bool IsHelp(absl::string_view arg) { return arg == "--help" || arg == "-h"; }
 
+absl::StatusOr<int64_t> ParseTimeoutMs(absl::string_view option, absl::string_view value,
+                                       absl::string_view command = "serve") {
+  int64_t ms;
+  if (!absl::SimpleAtoi(value, &ms) || ms < 1) {
+    return UsageError(
+        command, absl::StrCat(option, " expects a number of milliseconds >= 1, got '", value, "'"));
+  }
+  return ms;
+}
+
 absl::StatusOr<int> ParseThreads(absl::string_view command, absl::string_view option,
                                  absl::string_view value) {
   int n;
@@ -276,6 +286,12 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
       if (!status.ok()) return status;
       (arg == "--log-device-placement" ? run.log_device_placement : run.allow_soft_placement) =
           true;
+    } else if (arg == "--timeout-ms") {
+      absl::StatusOr<std::string> value = reader.Value(arg, "a number of milliseconds");
+      if (!value.ok()) return value.status();
+      absl::StatusOr<int64_t> ms = ParseTimeoutMs(arg, *value, "run");
+      if (!ms.ok()) return ms.status();
+      run.timeout_ms = *ms;
     } else if (arg == "--server") {
       absl::StatusOr<std::string> value = reader.Value(arg, "a session target SCHEME://HOST:PORT");
       if (!value.ok()) return value.status();
@@ -315,14 +331,6 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
 }
 
 // A timeout in milliseconds, >= 1.
-absl::StatusOr<int64_t> ParseTimeoutMs(absl::string_view option, absl::string_view value) {
-  int64_t ms;
-  if (!absl::SimpleAtoi(value, &ms) || ms < 1) {
-    return UsageError(
-        "serve", absl::StrCat(option, " expects a number of milliseconds >= 1, got '", value, "'"));
-  }
-  return ms;
-}
 
 // Checks what only the whole command line can tell: required options, --job and --task against
 // the cluster, and the TLS options given together.
@@ -564,6 +572,9 @@ options:
                            default 1)
   --device-count TYPE=N    create N devices of TYPE (e.g. GPU=1; 0 creates none)
                            (repeatable, one per type)
+  --timeout-ms N           cancel the step after N ms (DEADLINE_EXCEEDED); with --server it is
+                           also the deadline of the step's calls (default: none locally, 60 s
+                           on a cluster)
   --server SCHEME://HOST:PORT
                            run the step on a cluster, through the master of the task serving
                            at HOST:PORT (see 'tessera serve --help'), e.g. grpc://localhost:2222;

@@ -36,6 +36,8 @@ struct RunArgs {
   // Devices to create per type ("CPU" -> 2), from --cpu-devices and --device-count; types are
   // upper case.
   std::map<std::string, int> device_count;
+  // 0: no step timeout (a cluster's step still gets the session's call deadline).
+  int64_t timeout_ms = 0;
   // Empty: run in this process. Otherwise the session target of a cluster's master
   // ("grpc://localhost:2222"), checked to be SCHEME://HOST:PORT.
   std::string server;

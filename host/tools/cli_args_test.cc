@@ -343,6 +343,16 @@ TEST(CliArgsErrorTest, RunArguments) {
             "tessera run: unknown option '--fetches' (see 'tessera run --help')");
 }
 
+TEST(CliArgsErrorTest, RunTimeout) {
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--timeout-ms", "2500"}).run.timeout_ms, 2500);
+  for (const char* value : {"0", "-1", "x", ""}) {
+    EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--timeout-ms", value}),
+              absl::StrCat("tessera run: --timeout-ms expects a number of milliseconds >= 1, got '",
+                           value, "'"))
+        << value;
+  }
+}
+
 TEST(CliArgsErrorTest, RunServer) {
   EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--server"}),
             "tessera run: --server needs a value (a session target SCHEME://HOST:PORT)");

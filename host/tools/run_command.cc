@@ -85,6 +85,7 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
 
   RunOptions run_options;
   run_options.collect_step_stats = !args.trace_path.empty();
+  run_options.timeout_ms = args.timeout_ms;
   RunMetadata metadata;
   std::vector<Tensor> outputs;
   absl::Status status =

@@ -199,53 +199,116 @@ class UnaryCall : public ClientCall {
   void* done_arg_;
 };
 
-class TensorPull : public ClientCall {
+// A tensor pull: a stream whose first message is the header and whose bytes follow in any
+// number of messages; each is copied into the destination as it arrives.
+class TensorPull : public ClientCall,
+                   public grpc::ClientBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
-  explicit TensorPull(const TSR_Channel_RecvTensor_Args& args)
+  TensorPull(const TSR_Channel_RecvTensor_Args& args, std::shared_ptr<ChannelCore> core)
       : allocate_(args.allocate),
         allocate_arg_(args.allocate_arg),
         done_(args.done),
-        done_arg_(args.done_arg) {}
+        done_arg_(args.done_arg),
+        core_(std::move(core)) {}
+  ~TensorPull() override {
+    if (failure_ != nullptr) sdk::Status discard(failure_);
+  }
+
+  // After PrepareBidiStreamingCall: sends the request, half-closes and starts reading.
+  void Begin() {
+    StartWriteLast(&request, grpc::WriteOptions());
+    StartRead(&response);
+    StartCall();
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // the stream ended; OnDone follows
+    TSR_Status* failure = Consume();
+    response.Clear();  // gRPC's buffers go back to the allocator before the next chunk
+    if (failure != nullptr) {
+      failure_ = failure;
+      context.TryCancel();
+      return;
+    }
+    StartRead(&response);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    std::shared_ptr<ChannelCore> core = core_;  // Complete may free this pull
+    core->Complete(this, status);
+  }
 
   void Complete(const grpc::Status& status, bool channel_destroyed) override {
+    if (failure_ != nullptr) return Finish(std::exchange(failure_, nullptr), false);
     if (!status.ok()) return Finish(TransportError(status, channel_destroyed).ToAbi(), false);
-    SliceReader reader(response);
-    TensorHeader header;
-    Error error = DecodeTensorHeader(&reader, &header);
-    if (!error.ok()) return Finish(error.ToAbi(), false);
-    if (header.code != TSR_CODE_OK) {
-      return Finish(sdk::MakeStatus(header.code, header.message).Release(), false);
+    if (!header_seen_) {
+      return Finish(
+          MakeError(TSR_CODE_INTERNAL, "the sender ended the pull without a tensor header").ToAbi(),
+          false);
     }
-    if (header.is_dead) return Finish(nullptr, true);
-    TSR_TensorView destination{};
-    destination.struct_size = sizeof(destination);
-    TSR_Status* allocated =
-        allocate_(allocate_arg_, header.dtype, static_cast<int32_t>(header.dims.size()),
-                  header.dims.data(), &destination);
-    if (allocated != nullptr) return Finish(allocated, false);
-    if (destination.byte_size != header.byte_size) {
-      return Finish(MakeError(TSR_CODE_INTERNAL, "the destination holds ", destination.byte_size,
-                              " bytes but the tensor has ", header.byte_size)
+    if (header_.code != TSR_CODE_OK) {
+      return Finish(sdk::MakeStatus(header_.code, header_.message).Release(), false);
+    }
+    if (header_.is_dead) return Finish(nullptr, true);
+    if (received_ != header_.byte_size) {
+      return Finish(MakeError(TSR_CODE_INTERNAL, "the sender ended the pull after ", received_,
+                              " of the tensor's ", header_.byte_size, " bytes")
                         .ToAbi(),
                     false);
     }
-    if (header.byte_size > 0 && destination.data == nullptr) {
-      return Finish(MakeError(TSR_CODE_INTERNAL, "the destination of ", header.byte_size,
-                              " bytes has no data")
-                        .ToAbi(),
-                    false);
-    }
-    if (header.byte_size > 0) reader.Read(destination.data, header.byte_size);
     Finish(nullptr, false);
   }
 
  private:
+  // One received message: the header (then the destination is allocated) and/or tensor bytes.
+  TSR_Status* Consume() {
+    SliceReader reader(response);
+    if (!header_seen_) {
+      Error error = DecodeTensorHeader(&reader, &header_);
+      if (!error.ok()) return error.ToAbi();
+      header_seen_ = true;
+      if (header_.code != TSR_CODE_OK || header_.is_dead) return nullptr;
+      destination_.struct_size = sizeof(destination_);
+      TSR_Status* allocated =
+          allocate_(allocate_arg_, header_.dtype, static_cast<int32_t>(header_.dims.size()),
+                    header_.dims.data(), &destination_);
+      if (allocated != nullptr) return allocated;
+      if (destination_.byte_size != header_.byte_size) {
+        return MakeError(TSR_CODE_INTERNAL, "the destination holds ", destination_.byte_size,
+                         " bytes but the tensor has ", header_.byte_size)
+            .ToAbi();
+      }
+      if (header_.byte_size > 0 && destination_.data == nullptr) {
+        return MakeError(TSR_CODE_INTERNAL, "the destination of ", header_.byte_size,
+                         " bytes has no data")
+            .ToAbi();
+      }
+    }
+    const size_t size = reader.remaining();
+    if (size == 0) return nullptr;
+    if (header_.code != TSR_CODE_OK || header_.is_dead || size > header_.byte_size - received_) {
+      return MakeError(TSR_CODE_INTERNAL, "the sender sent more than the tensor's ",
+                       header_.byte_size, " bytes")
+          .ToAbi();
+    }
+    reader.Read(static_cast<char*>(destination_.data) + received_, size);
+    received_ += size;
+    return nullptr;
+  }
+
   void Finish(TSR_Status* status, bool is_dead) { done_(done_arg_, status, is_dead); }
 
   TSR_AllocateTensorFn allocate_;
   void* allocate_arg_;
   TSR_RecvTensorDoneFn done_;
   void* done_arg_;
+  std::shared_ptr<ChannelCore> core_;
+  // Touched only by gRPC's reactions, which never overlap for one call.
+  bool header_seen_ = false;
+  TensorHeader header_;
+  TSR_TensorView destination_{};
+  uint64_t received_ = 0;
+  TSR_Status* failure_ = nullptr;  // owned: the pull's first error
 };
 
 }  // namespace
@@ -283,12 +346,16 @@ GrpcChannel::~GrpcChannel() {
 
 namespace {
 
+void SetDeadline(grpc::ClientContext* context, int64_t deadline_ms) {
+  if (deadline_ms > 0) {
+    context->set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::milliseconds(deadline_ms));
+  }
+}
+
 void Launch(const std::shared_ptr<ChannelCore>& core, grpc::GenericStub* stub,
             const std::string& method, int64_t deadline_ms, std::shared_ptr<ClientCall> call) {
-  if (deadline_ms > 0) {
-    call->context.set_deadline(std::chrono::system_clock::now() +
-                               std::chrono::milliseconds(deadline_ms));
-  }
+  SetDeadline(&call->context, deadline_ms);
   ClientCall* raw = call.get();
   core->Add(std::move(call));
   stub->UnaryCall(&raw->context, method, grpc::StubOptions(), &raw->request, &raw->response,
@@ -307,11 +374,14 @@ void GrpcChannel::Call(const char* method, const void* request, size_t request_s
 }
 
 void GrpcChannel::RecvTensor(const TSR_Channel_RecvTensor_Args& args) {
-  auto call = std::make_shared<TensorPull>(args);
+  auto call = std::make_shared<TensorPull>(args, core_);
   call->request = EncodeRecvTensorRequest(
       args.step_id, args.rendezvous_key == nullptr ? "" : args.rendezvous_key);
-  Launch(core_, stub_.get(), RecvTensorMethod(),
-         args.deadline_ms > 0 ? args.deadline_ms : default_deadline_ms_, std::move(call));
+  SetDeadline(&call->context, args.deadline_ms > 0 ? args.deadline_ms : default_deadline_ms_);
+  TensorPull* raw = call.get();
+  core_->Add(std::move(call));
+  stub_->PrepareBidiStreamingCall(&raw->context, RecvTensorMethod(), grpc::StubOptions(), raw);
+  raw->Begin();
 }
 
 }  // namespace tessera::grpc_plugin

@@ -139,10 +139,12 @@ class CallReactor : public grpc::ServerGenericBidiReactor {
     StartRead(&request_);
   }
 
-  // Only for the caller that claimed the call.
-  void Answer(grpc::ByteBuffer response) {
-    response_ = std::move(response);
-    StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
+  // Only for the caller that claimed the call: writes `responses` in order (one for a call; a
+  // tensor's header and chunks for a pull), then finishes.
+  void Answer(std::vector<grpc::ByteBuffer> responses) {
+    responses_ = std::move(responses);
+    next_ = 0;
+    WriteNext();
   }
   void Fail(const grpc::Status& status) { Finish(status); }
 
@@ -155,7 +157,7 @@ class CallReactor : public grpc::ServerGenericBidiReactor {
       return;
     }
     if (call_->claimed()) return;  // cancelled or stopped meanwhile
-    // The handler may answer at once, after which OnDone may delete this reactor: nothing below
+    // The handler may answer at once, after which OnDone may delete this reactor: nothing after
     // the handler call touches members.
     std::shared_ptr<ServerCore> core = core_;
     std::shared_ptr<ServerCall> call = call_;
@@ -181,6 +183,16 @@ class CallReactor : public grpc::ServerGenericBidiReactor {
     core->EndHandler();
   }
 
+  void OnWriteDone(bool ok) override {
+    responses_[next_].Clear();  // drop this chunk's reference to the sender's buffer now
+    if (!ok) {  // the call broke (cancelled, peer gone): gRPC still needs Finish to end it
+      Finish(grpc::Status(grpc::StatusCode::CANCELLED, "the response could not be written"));
+      return;
+    }
+    ++next_;
+    WriteNext();
+  }
+
   void OnCancel() override {
     if (call_->Claim() != nullptr) Finish(grpc::Status::CANCELLED);
   }
@@ -191,6 +203,14 @@ class CallReactor : public grpc::ServerGenericBidiReactor {
   }
 
  private:
+  void WriteNext() {
+    if (next_ + 1 == responses_.size()) {
+      StartWriteAndFinish(&responses_[next_], grpc::WriteOptions(), grpc::Status::OK);
+    } else {
+      StartWrite(&responses_[next_]);
+    }
+  }
+
   void Reject(const Error& error) {
     if (call_->Claim() != nullptr) {
       Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, error.message));
@@ -200,7 +220,8 @@ class CallReactor : public grpc::ServerGenericBidiReactor {
   std::shared_ptr<ServerCore> core_;
   std::shared_ptr<ServerCall> call_;
   grpc::ByteBuffer request_;
-  grpc::ByteBuffer response_;
+  std::vector<grpc::ByteBuffer> responses_;  // never empty once answered
+  size_t next_ = 0;
 };
 
 // Finishes a call to a method this transport does not have.
@@ -284,8 +305,8 @@ void GrpcServer::Stop() {
   }
   unanswered.clear();
   core_->WaitForHandlers();
-  // Every call is finished, so this returns once their last bytes are out; the deadline only
-  // bounds a peer that stopped reading.
+  // Every call is finished or writing its answer, so this returns once their last bytes are
+  // out; the deadline only bounds a peer that stopped reading (its call is then cancelled).
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   server_.reset();
   service_.reset();
@@ -295,10 +316,16 @@ void GrpcServer::Stop() {
 
 namespace {
 
-// Answers with `response` unless the call was already finished (then `response` is dropped,
-// releasing whatever it holds).
+// Answers with `responses` unless the call was already finished (then they are dropped,
+// releasing whatever they hold).
+void Deliver(ServerCall* call, std::vector<grpc::ByteBuffer> responses) {
+  if (CallReactor* reactor = call->Claim()) reactor->Answer(std::move(responses));
+}
+
 void Deliver(ServerCall* call, grpc::ByteBuffer response) {
-  if (CallReactor* reactor = call->Claim()) reactor->Answer(std::move(response));
+  std::vector<grpc::ByteBuffer> responses;
+  responses.push_back(std::move(response));
+  Deliver(call, std::move(responses));
 }
 
 }  // namespace
@@ -346,13 +373,15 @@ void ReplySendTensor(TSR_TransportReply* reply, TSR_Status* status, const TSR_Te
                         : EncodeTensorErrorResponse(answer.code(), answer.message()));
     return;
   }
-  grpc::ByteBuffer response;
-  Error error = EncodeTensorResponse(*tensor, is_dead, release, release_arg, &response);
+  std::vector<grpc::ByteBuffer> responses;
+  Error error = EncodeTensorResponse(*tensor, is_dead, release, release_arg, &responses);
   if (!error.ok()) {
-    response = EncodeTensorErrorResponse(
-        error.code, sdk::StrCat("the sender cannot send its tensor: ", error.message));
+    Deliver(owned->call.get(),
+            EncodeTensorErrorResponse(
+                error.code, sdk::StrCat("the sender cannot send its tensor: ", error.message)));
+    return;
   }
-  Deliver(owned->call.get(), std::move(response));
+  Deliver(owned->call.get(), std::move(responses));
 }
 
 }  // namespace tessera::grpc_plugin

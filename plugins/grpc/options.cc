@@ -11,7 +11,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <vector>
 
 #include <grpc/grpc.h>
 
@@ -57,28 +56,7 @@ Error ParseDeadline(const std::string& value, int64_t* deadline_ms) {
 // Settings both ends of a connection share: unlimited message sizes, keepalive pings during
 // calls, and acceptance of the peer's pings at that rate.
 template <typename SetInt>
-void ApplyExperiment(SetInt set_int) {  // EXPERIMENT: TESSERA_GRPC_ARGS="key=value;key=value"
-  const char* env = std::getenv("TESSERA_GRPC_ARGS");
-  if (env == nullptr) return;
-  std::string all = env;
-  size_t start = 0;
-  while (start < all.size()) {
-    size_t end = all.find(';', start);
-    if (end == std::string::npos) end = all.size();
-    std::string item = all.substr(start, end - start);
-    size_t eq = item.find('=');
-    if (eq != std::string::npos) {
-      static std::vector<std::string>* keys = new std::vector<std::string>;
-      keys->push_back(item.substr(0, eq));
-      set_int(keys->back().c_str(), std::stoi(item.substr(eq + 1)));
-    }
-    start = end + 1;
-  }
-}
-
-template <typename SetInt>
 void ApplyCommonSettings(SetInt set_int) {
-  ApplyExperiment(set_int);
   set_int(GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, -1);
   set_int(GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
   set_int(GRPC_ARG_KEEPALIVE_TIME_MS, kKeepaliveTimeMs);

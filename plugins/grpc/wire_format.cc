@@ -37,9 +37,8 @@ grpc::ByteBuffer OneSlice(const std::string& bytes) {
   return grpc::ByteBuffer(&slice, 1);
 }
 
-// Strings on the wire are bounded by what one message may hold.
 std::string_view Clip(std::string_view value) {
-  return value.substr(0, std::min<size_t>(value.size(), kMaxMessageBytes / 2));
+  return value.substr(0, std::min(value.size(), kMaxStringBytes));
 }
 
 Error Malformed(const char* what, const char* detail) {
@@ -214,7 +213,7 @@ Error DecodeRecvTensorRequest(SliceReader* reader, uint64_t* step_id,
 }
 
 Error EncodeTensorResponse(const TSR_TensorView& tensor, bool is_dead, TSR_ReleaseFn release,
-                           void* release_arg, grpc::ByteBuffer* buffer) {
+                           void* release_arg, std::vector<grpc::ByteBuffer>* messages) {
   const size_t byte_size = is_dead ? 0 : tensor.byte_size;
   const int32_t rank = is_dead ? 0 : tensor.rank;
   Error error;
@@ -225,10 +224,6 @@ Error EncodeTensorResponse(const TSR_TensorView& tensor, bool is_dead, TSR_Relea
     error = MakeError(TSR_CODE_INVALID_ARGUMENT, "tensor of rank ", rank, " has no dims");
   } else if (byte_size > 0 && tensor.data == nullptr) {
     error = MakeError(TSR_CODE_INVALID_ARGUMENT, "tensor of ", byte_size, " bytes has no data");
-  } else if (byte_size > kMaxMessageBytes - 64 - 8 * TSR_MAX_RANK) {
-    error = MakeError(TSR_CODE_RESOURCE_EXHAUSTED, "tensor of ", byte_size,
-                      " bytes exceeds the gRPC transport's limit of ", kMaxMessageBytes,
-                      " bytes per message");
   }
   for (int32_t i = 0; error.ok() && i < rank; ++i) {
     if (tensor.dims[i] < 0) {
@@ -252,16 +247,22 @@ Error EncodeTensorResponse(const TSR_TensorView& tensor, bool is_dead, TSR_Relea
   writer.U16(0);
   for (int32_t i = 0; i < rank; ++i) writer.U64(static_cast<uint64_t>(tensor.dims[i]));
   writer.U64(byte_size);
+  messages->clear();
   if (inline_payload) {
     writer.Bytes(tensor.data, byte_size);
     if (release != nullptr) release(release_arg);
-    *buffer = OneSlice(writer.bytes());
+    messages->push_back(OneSlice(writer.bytes()));
     return OkError();
   }
-  grpc::Slice slices[2] = {
-      grpc::Slice(writer.bytes().data(), writer.bytes().size()),
-      grpc::Slice(tensor.data, byte_size, &ReleaseSlice, new PayloadRelease{release, release_arg})};
-  *buffer = grpc::ByteBuffer(slices, 2);
+  messages->reserve(1 + (byte_size + kTensorChunkBytes - 1) / kTensorChunkBytes);
+  messages->push_back(OneSlice(writer.bytes()));
+  // One refcounted slice over the whole buffer; each chunk is a sub-slice holding a reference.
+  const grpc::Slice payload(tensor.data, byte_size, &ReleaseSlice,
+                            new PayloadRelease{release, release_arg});
+  for (size_t begin = 0; begin < byte_size; begin += kTensorChunkBytes) {
+    grpc::Slice chunk = payload.sub(begin, std::min(byte_size, begin + kTensorChunkBytes));
+    messages->emplace_back(&chunk, 1);
+  }
   return OkError();
 }
 
@@ -309,9 +310,10 @@ Error DecodeTensorHeader(SliceReader* reader, TensorHeader* header) {
   if (!reader->ReadU64(&header->byte_size)) {
     return Malformed("tensor response", "shorter than its byte size");
   }
-  if (header->byte_size != reader->remaining()) {
+  if (reader->remaining() > header->byte_size) {
     return MakeError(TSR_CODE_INTERNAL, "malformed tensor response: header says ",
-                     header->byte_size, " tensor bytes but ", reader->remaining(), " follow");
+                     header->byte_size, " tensor bytes but ", reader->remaining(),
+                     " follow it in its message");
   }
   return OkError();
 }

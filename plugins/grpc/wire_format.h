@@ -6,9 +6,12 @@
 //   /tessera.Transport/Call        request:  u32 method_size, method, request bytes
 //                                  response: u32 code, u32 message_size, message, response bytes
 //   /tessera.Transport/RecvTensor  request:  u64 step_id, u32 key_size, key
-//                                  response: u32 code, u32 message_size, message, u32 dtype,
+//                                  responses (a stream): the header message, u32 code,
+//                                            u32 message_size, message, and when OK: u32 dtype,
 //                                            u8 is_dead, u8 rank, u16 0, i64 dims[rank],
-//                                            u64 byte_size, tensor bytes (byte_size of them)
+//                                            u64 byte_size; then the tensor's bytes, in order,
+//                                            after the header and in any later messages, until
+//                                            byte_size of them have come
 // A change to any body gets new method names; a peer that does not know them answers gRPC
 // UNIMPLEMENTED.
 #ifndef TESSERA_PLUGINS_GRPC_WIRE_FORMAT_H_
@@ -31,13 +34,18 @@ namespace tessera::grpc_plugin {
 inline constexpr char kCallMethod[] = "/tessera.Transport/Call";
 inline constexpr char kRecvTensorMethod[] = "/tessera.Transport/RecvTensor";
 
-// Tensors up to this size are copied into the header slice (a second slice costs more than the
+// Tensors up to this size are copied into the header message (a second slice costs more than the
 // copy); larger ones are sent from the sender's buffer.
 inline constexpr size_t kInlineTensorBytes = 1024;
 
-// The largest gRPC message this transport sends (gRPC's message lengths are 32-bit and its
-// internals use int): header and payload together.
-inline constexpr size_t kMaxMessageBytes = 0x7fffffff;
+// Larger tensors follow the header in messages of this size, slices of the sender's buffer. The
+// receiver copies each into the destination as it arrives, so gRPC never buffers a whole tensor
+// (the allocator reuses its few MiB of receive buffers instead of faulting in fresh pages for
+// every pull), and no tensor meets gRPC's 2 GiB message limit.
+inline constexpr size_t kTensorChunkBytes = size_t{4} << 20;
+
+// Strings on the wire (method names, keys, status messages) are clipped to this length.
+inline constexpr size_t kMaxStringBytes = size_t{1} << 30;
 
 // Reads the slices of a received ByteBuffer as one stream, without copying them.
 class SliceReader {
@@ -93,16 +101,17 @@ struct TensorHeader {
   uint64_t byte_size = 0;
 };
 
-// An OK response carrying `tensor` (a dead tensor carries no dims and no bytes). The tensor's
-// bytes are released by calling release(release_arg) exactly once: before returning when they
-// were copied or not sent (dead, small or invalid tensor), otherwise when gRPC drops the last
-// reference to the returned buffer's payload slice. INVALID_ARGUMENT or RESOURCE_EXHAUSTED
-// (too large for one gRPC message) when the view cannot be sent.
+// The messages of an OK response carrying `tensor` (a dead tensor carries no dims and no bytes).
+// The tensor's bytes are released by calling release(release_arg) exactly once: before returning
+// when they were copied or not sent (dead, small or invalid tensor), otherwise when gRPC drops
+// the last reference to the slices of the sender's buffer. INVALID_ARGUMENT when the view cannot
+// be sent.
 Error EncodeTensorResponse(const TSR_TensorView& tensor, bool is_dead, TSR_ReleaseFn release,
-                           void* release_arg, grpc::ByteBuffer* buffer);
+                           void* release_arg, std::vector<grpc::ByteBuffer>* messages);
 // A response that carries only a status (no tensor).
 grpc::ByteBuffer EncodeTensorErrorResponse(TSR_Code code, std::string_view message);
-// Reads the header; on success `reader` holds exactly `header->byte_size` payload bytes.
+// Reads the header message; on success what remains in `reader` (at most `header->byte_size`
+// bytes) is the start of the tensor's bytes.
 Error DecodeTensorHeader(SliceReader* reader, TensorHeader* header);
 
 }  // namespace tessera::grpc_plugin

@@ -167,19 +167,17 @@ TSR_TensorView View(std::vector<float>& values, const std::vector<int64_t>& dims
   return view;
 }
 
-TEST(WireFormatTest, SmallTensorIsCopiedAndReleasedAtOnce) {
+TEST(WireFormatTest, SmallTensorIsCopiedIntoTheHeaderAndReleasedAtOnce) {
   std::vector<float> values = {1, 2, 3, 4, 5, 6};
   const std::vector<int64_t> dims = {2, 3};
   int released = 0;
-  grpc::ByteBuffer buffer;
+  std::vector<grpc::ByteBuffer> messages;
   ASSERT_TRUE(
-      EncodeTensorResponse(View(values, dims), false, &CountRelease, &released, &buffer).ok());
+      EncodeTensorResponse(View(values, dims), false, &CountRelease, &released, &messages).ok());
   EXPECT_EQ(released, 1);
-  std::vector<grpc::Slice> slices;
-  ASSERT_TRUE(buffer.Dump(&slices).ok());
-  EXPECT_EQ(slices.size(), 1u);
+  ASSERT_EQ(messages.size(), 1u);
 
-  SliceReader reader(buffer);
+  SliceReader reader(messages[0]);
   TensorHeader header;
   ASSERT_TRUE(DecodeTensorHeader(&reader, &header).ok());
   EXPECT_EQ(header.code, TSR_CODE_OK);
@@ -187,47 +185,63 @@ TEST(WireFormatTest, SmallTensorIsCopiedAndReleasedAtOnce) {
   EXPECT_FALSE(header.is_dead);
   EXPECT_EQ(header.dims, dims);
   EXPECT_EQ(header.byte_size, 24u);
+  EXPECT_EQ(reader.remaining(), 24u);
   std::vector<float> received(6);
   ASSERT_TRUE(reader.Read(received.data(), 24));
   EXPECT_EQ(received, values);
 }
 
-TEST(WireFormatTest, LargeTensorTravelsFromItsOwnBuffer) {
-  std::vector<float> values(4096);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
-  const std::vector<int64_t> dims = {64, 64};
+TEST(WireFormatTest, LargeTensorTravelsInChunksOfItsOwnBuffer) {
+  // Two whole chunks and a partial one.
+  std::vector<float> values((2 * kTensorChunkBytes + 4096) / sizeof(float));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 1000);
+  const std::vector<int64_t> dims = {static_cast<int64_t>(values.size())};
+  const size_t byte_size = values.size() * sizeof(float);
   int released = 0;
   {
-    grpc::ByteBuffer buffer;
+    std::vector<grpc::ByteBuffer> messages;
     ASSERT_TRUE(
-        EncodeTensorResponse(View(values, dims), false, &CountRelease, &released, &buffer).ok());
-    std::vector<grpc::Slice> slices;
-    ASSERT_TRUE(buffer.Dump(&slices).ok());
-    ASSERT_EQ(slices.size(), 2u);
-    EXPECT_EQ(static_cast<const void*>(slices[1].begin()), values.data());  // not a copy
+        EncodeTensorResponse(View(values, dims), false, &CountRelease, &released, &messages).ok());
+    ASSERT_EQ(messages.size(), 4u);  // the header, then three chunks
     EXPECT_EQ(released, 0);
 
-    grpc::ByteBuffer received = Fragmented(buffer, 1000);
-    SliceReader reader(received);
+    SliceReader header_reader(messages[0]);
     TensorHeader header;
-    ASSERT_TRUE(DecodeTensorHeader(&reader, &header).ok());
-    EXPECT_EQ(header.byte_size, values.size() * sizeof(float));
-    std::vector<float> copy(values.size());
-    ASSERT_TRUE(reader.Read(copy.data(), header.byte_size));
-    EXPECT_EQ(copy, values);
+    ASSERT_TRUE(DecodeTensorHeader(&header_reader, &header).ok());
+    EXPECT_EQ(header.byte_size, byte_size);
+    EXPECT_EQ(header_reader.remaining(), 0u);
+
+    std::vector<char> copy(byte_size);
+    size_t received = 0;
+    for (size_t i = 1; i < messages.size(); ++i) {
+      std::vector<grpc::Slice> slices;
+      ASSERT_TRUE(messages[i].Dump(&slices).ok());
+      ASSERT_EQ(slices.size(), 1u);
+      // Not a copy: the chunk points into the sender's buffer.
+      EXPECT_EQ(static_cast<const void*>(slices[0].begin()),
+                reinterpret_cast<const char*>(values.data()) + received);
+      SliceReader reader(Fragmented(messages[i], 100000));
+      const size_t size = reader.remaining();
+      EXPECT_EQ(size, std::min(kTensorChunkBytes, byte_size - received));
+      ASSERT_TRUE(reader.Read(copy.data() + received, size));
+      received += size;
+    }
+    EXPECT_EQ(received, byte_size);
+    EXPECT_EQ(std::memcmp(copy.data(), values.data(), byte_size), 0);
   }
-  EXPECT_EQ(released, 1);  // when the last reference to the payload slice went
+  EXPECT_EQ(released, 1);  // when the last reference to a chunk went
 }
 
 TEST(WireFormatTest, DeadTensorCarriesNoBytes) {
   std::vector<float> values(1000);
   const std::vector<int64_t> dims = {1000};
   int released = 0;
-  grpc::ByteBuffer buffer;
+  std::vector<grpc::ByteBuffer> messages;
   ASSERT_TRUE(
-      EncodeTensorResponse(View(values, dims), true, &CountRelease, &released, &buffer).ok());
+      EncodeTensorResponse(View(values, dims), true, &CountRelease, &released, &messages).ok());
   EXPECT_EQ(released, 1);
-  SliceReader reader(buffer);
+  ASSERT_EQ(messages.size(), 1u);
+  SliceReader reader(messages[0]);
   TensorHeader header;
   ASSERT_TRUE(DecodeTensorHeader(&reader, &header).ok());
   EXPECT_TRUE(header.is_dead);
@@ -252,13 +266,11 @@ TEST(WireFormatTest, RefusesInvalidTensorViewsAndReleasesThem) {
        TSR_CODE_INVALID_ARGUMENT, "tensor of 16 bytes has no data"},
       {[&] { auto v = View(values, negative); return v; }(), TSR_CODE_INVALID_ARGUMENT,
        "tensor dimension 0 is negative (-1)"},
-      {[&] { auto v = View(values, dims); v.byte_size = size_t{1} << 32; return v; }(),
-       TSR_CODE_RESOURCE_EXHAUSTED, "exceeds the gRPC transport's limit"},
   };
   for (const auto& c : cases) {
     int released = 0;
-    grpc::ByteBuffer buffer;
-    Error error = EncodeTensorResponse(c.view, false, &CountRelease, &released, &buffer);
+    std::vector<grpc::ByteBuffer> messages;
+    Error error = EncodeTensorResponse(c.view, false, &CountRelease, &released, &messages);
     EXPECT_EQ(error.code, c.code) << c.expected;
     EXPECT_THAT(error.message, HasSubstr(c.expected));
     EXPECT_EQ(released, 1) << c.expected;
@@ -288,7 +300,8 @@ TEST(WireFormatTest, RefusesMalformedTensorResponses) {
       {ok_status + float_rank1 + "\1\2", "dims run past the end"},
       {ok_status + float_rank1 + Le64(~0ull), "dimension 0 is negative"},
       {ok_status + float_rank1 + Le64(2), "shorter than its byte size"},
-      {ok_status + float_rank1 + Le64(2) + Le64(8) + "1234", "header says 8 tensor bytes but 4"},
+      {ok_status + float_rank1 + Le64(2) + Le64(2) + "1234",
+       "header says 2 tensor bytes but 4 follow it in its message"},
   };
   for (const auto& c : cases) {
     grpc::ByteBuffer buffer = FromBytes(c.bytes);

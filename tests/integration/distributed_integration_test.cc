@@ -19,6 +19,11 @@
 #include "gtest/gtest.h"
 #include "host/graph/proto/graph.pb.h"
 #include "host/session/session.h"
+#if TESSERA_HAVE_DISTRIBUTED
+#include "host/distributed/proto/distributed.pb.h"
+#include "host/distributed/rpc.h"
+#include "host/session/environment.h"
+#endif
 #include "tests/integration/process_cluster.h"
 
 #ifndef TESSERA_HAVE_DISTRIBUTED
@@ -97,6 +102,33 @@ std::string EndlessLoopOnWorker1() {
       Node("endless/next", "AddV2", {"endless/Identity", "endless/one"}, d, kInt),
       Node("endless/NextIteration", "NextIteration", {"endless/next"}, d, kInt),
       Node("endless/Exit", "Exit", {"endless/Switch"}, d, kInt));
+}
+
+// i = 0; while i < n: i = i + 1, with the loop on worker 0 (the master's task) and its body's
+// add on worker 1: every iteration crosses between the two processes twice. Feed "n", fetch
+// "while/Exit".
+std::string LoopWithBodyOnWorker1() {
+  auto enter = [](const std::string& name, const std::string& input, bool is_constant) {
+    return Node(name, "Enter", {input}, "",
+                absl::StrCat(kInt, " attr { key: \"frame_name\" value { s: \"while/ctx\" } } "
+                                   "attr { key: \"is_constant\" value { b: ",
+                             is_constant ? "true" : "false",
+                             " } } attr { key: \"parallel_iterations\" value { i: 10 } }"));
+  };
+  return absl::StrCat(
+      Node("n", "Placeholder", {}, "", "attr { key: \"dtype\" value { type: DT_INT32 } }"),
+      Const("zero", "DT_INT32", "int_val: 0", ""), enter("while/Enter", "zero", false),
+      enter("while/Enter_1", "n", true),
+      Node("while/Merge", "Merge", {"while/Enter", "while/NextIteration"}, "",
+           absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")),
+      Node("while/Less", "Less", {"while/Merge", "while/Enter_1"}, "", kInt),
+      Node("while/LoopCond", "LoopCond", {"while/Less"}, "", ""),
+      Node("while/Switch", "Switch", {"while/Merge", "while/LoopCond"}, "", kInt),
+      Node("while/Identity", "Identity", {"while/Switch:1"}, "", kInt),
+      Const("while/one", "DT_INT32", "int_val: 1", kWorker1Cpu, {"^while/Identity"}),
+      Node("while/next", "AddV2", {"while/Identity", "while/one"}, kWorker1Cpu, kInt),
+      Node("while/NextIteration", "NextIteration", {"while/next"}, "", kInt),
+      Node("while/Exit", "Exit", {"while/Switch"}, "", kInt));
 }
 
 // ---- The fixture -------------------------------------------------------------------------
@@ -234,6 +266,88 @@ TEST_P(DistributedIntegrationTest, AWorkerKilledMidStepFailsTheStepAndRecoversAf
   absl::Status status = (*session)->Run({}, {"c"}, {}, &out);
   ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
   EXPECT_THAT(out[0].flat<float>(), ElementsAre(7.0f));
+}
+
+#if TESSERA_HAVE_DISTRIBUTED
+// What a task holds now, asked through the transport under test ("Worker/GetStatus").
+absl::StatusOr<distributed::GetStatusResponse> TaskStatus(const std::string& transport_name,
+                                                          const std::string& address) {
+  absl::StatusOr<std::shared_ptr<Environment>> env = Environment::Get(EnvironmentOptions());
+  if (!env.ok()) return env.status();
+  const TransportSpec* spec = (*env)->plugins().FindTransport(transport_name);
+  if (spec == nullptr) return absl::NotFoundError(absl::StrCat("no transport ", transport_name));
+  std::shared_ptr<PluginTransport> transport =
+      PluginTransport::Create(*spec, (*env)->plugins().host_api());
+  absl::StatusOr<std::unique_ptr<TransportChannel>> channel = transport->Connect(address, {});
+  if (!channel.ok()) return channel.status();
+  distributed::GetStatusResponse response;
+  absl::Status status = Call(Peer{address, channel->get()}, kWorkerGetStatus,
+                             distributed::GetStatusRequest(), 5000, &response);
+  if (!status.ok()) return status;
+  return response;
+}
+
+// A client process killed in the middle of an endless step leaves nothing behind: the step ends
+// at its deadline, and the session it never closed expires on the master and on every worker.
+TEST_P(DistributedIntegrationTest, AClientKilledMidStepLeavesNoStateBehind) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster(
+      {"--session-idle-timeout-ms", "1500", "--step-idle-timeout-ms", "1500"}));
+  std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
+  {
+    std::ofstream graph(graph_path);
+    graph << EndlessLoopOnWorker1();
+  }
+  absl::StatusOr<std::unique_ptr<ChildProcess>> client = ChildProcess::Start(
+      {TesseraBinary(), "run", graph_path, "--server", cluster_->Target("worker", 0), "--fetch",
+       "endless/Exit", "--timeout-ms", "3000"},
+      cluster_->temp_dir() + "/client.log");
+  ASSERT_TRUE(client.ok()) << client.status();
+  // The step is running on worker 1.
+  bool running = false;
+  for (int i = 0; i < 100 && !running; ++i) {
+    absl::StatusOr<distributed::GetStatusResponse> status =
+        TaskStatus(GetParam(), cluster_->Address("worker", 1));
+    running = status.ok() && status->live_steps() > 0;
+    if (!running) absl::SleepFor(absl::Milliseconds(50));
+  }
+  ASSERT_TRUE(running) << (*client)->Log() << Logs();
+  (*client)->Kill();
+
+  // Everything goes: the step at its 3 s deadline, the sessions 1.5 s after their last use.
+  absl::Time give_up = absl::Now() + absl::Seconds(30);
+  std::string held;
+  while (absl::Now() < give_up) {
+    held.clear();
+    for (int task : {0, 1}) {
+      absl::StatusOr<distributed::GetStatusResponse> status =
+          TaskStatus(GetParam(), cluster_->Address("worker", task));
+      ASSERT_TRUE(status.ok()) << status.status();
+      if (status->live_steps() + status->live_sessions() + status->live_master_sessions() > 0) {
+        absl::StrAppend(&held, "worker ", task, ": ", status->ShortDebugString(), "\n");
+      }
+    }
+    if (held.empty()) break;
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  EXPECT_EQ(held, "") << Logs();
+}
+#endif  // TESSERA_HAVE_DISTRIBUTED
+
+// A loop whose body spans two processes gives the count, for several trip counts.
+TEST_P(DistributedIntegrationTest, RunsALoopWhoseBodySpansTwoTasks) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster());
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      Connect(LoopWithBodyOnWorker1(), ClientOptions());
+  ASSERT_TRUE(session.ok()) << session.status() << "\n" << Logs();
+  std::vector<Tensor> out;
+  for (int n : {0, 1, 2, 50}) {
+    RunMetadata metadata;
+    absl::Status status = (*session)->Run(RunOptions(), {{"n", Tensor::Scalar<int32_t>(n)}},
+                                          {"while/Exit"}, {}, &out, &metadata);
+    ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
+    EXPECT_EQ(out[0].flat<int32_t>()[0], n);
+    EXPECT_THAT(metadata.partition_devices, ElementsAre(kWorker0, kWorker1));
+  }
 }
 
 // `tessera run --server` runs the same step from the command line.
