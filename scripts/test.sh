@@ -26,7 +26,9 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
        -DTESSERA_BUILD_BENCHMARKS=OFF; then
     # intercept_tls_get_addr=0: with GCC 12's runtime, LeakSanitizer's tracer crashes at exit
     # ("Tracer caught signal 11") in processes that ran oneDNN from the CPU plugin's pool threads.
+    # lsan_suppressions.txt: c-ares (under gRPC) keeps one allocation until exit.
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
+      LSAN_OPTIONS="suppressions=$PWD/scripts/lsan_suppressions.txt" \
       UBSAN_OPTIONS=print_stacktrace=1 run_ctest build-asan
   else
     echo "asan build failed"; status=1

@@ -53,7 +53,21 @@ struct Worker::Step {
 Worker::Worker(std::shared_ptr<Environment> env, TaskChannels* channels, WorkerOptions options)
     : env_(std::move(env)), channels_(channels), options_(std::move(options)) {}
 
-Worker::~Worker() { Shutdown(absl::UnavailableError("the worker is shutting down")); }
+Worker::~Worker() {
+  Shutdown(absl::UnavailableError("the worker is shutting down"));
+  std::unique_lock<std::mutex> lock(mu_);
+  work_done_.wait(lock, [this] { return work_in_progress_ == 0; });
+}
+
+void Worker::BeginWork() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++work_in_progress_;
+}
+
+void Worker::EndWork() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (--work_in_progress_ == 0) work_done_.notify_all();
+}
 
 void Worker::HandleCall(absl::string_view method, absl::string_view request,
                         TransportReply reply) {
@@ -151,6 +165,7 @@ void Worker::RegisterGraph(absl::string_view request, TransportReply reply) {
   }
   // Importing and building executors is real work: off the transport's thread.
   auto shared_reply = std::make_shared<TransportReply>(std::move(reply));
+  BeginWork();
   env_->inter_op_pool()->Schedule([this, args, shared_reply] {
     distributed::RegisterGraphResponse response;
     absl::Status status = [&]() -> absl::Status {
@@ -208,6 +223,7 @@ void Worker::RegisterGraph(absl::string_view request, TransportReply reply) {
     Answer(std::move(*shared_reply),
            WithContext(status, absl::StrCat("while registering a graph on ", options_.task_name)),
            &response);
+    EndWork();
   });
 }
 
@@ -306,6 +322,7 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
   }
   if (run->args.timeout_ms() > 0) run->step->rendezvous->set_pull_timeout_ms(run->args.timeout_ms());
   ThreadPool* pool = env_->inter_op_pool();
+  BeginWork();
   pool->Schedule([this, run, pool] {
     StepArgs step_args;
     step_args.step_id = static_cast<int64_t>(run->args.step_id());
@@ -347,6 +364,7 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
         run->session->last_used = Clock::now();
       }
       Answer(std::move(run->reply), status, &response);
+      EndWork();
     });
   });
 }

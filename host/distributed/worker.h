@@ -6,6 +6,7 @@
 #define TESSERA_HOST_DISTRIBUTED_WORKER_H_
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -39,6 +40,7 @@ class Worker {
  public:
   // `env` holds this task's devices; `channels` reaches the other tasks (for pulls).
   Worker(std::shared_ptr<Environment> env, TaskChannels* channels, WorkerOptions options);
+  // Aborts every step and waits for the work it started (registrations, steps) to finish.
   ~Worker();
 
   // "Worker/..." calls; answers every call through `reply`, possibly later.
@@ -71,6 +73,9 @@ class Worker {
   // The step's state, created on first use (a pull may arrive before the step's RunGraph).
   std::shared_ptr<Step> FindOrCreateStep(uint64_t step_id);
   absl::Status CheckIncarnation(absl::string_view rendezvous_key) const;
+  // Work this worker handed to the inter-op pool, which the destructor waits for.
+  void BeginWork();
+  void EndWork();
 
   std::shared_ptr<Environment> env_;
   TaskChannels* channels_;
@@ -81,6 +86,8 @@ class Worker {
   uint64_t next_graph_id_ = 1;
   std::map<std::string, std::shared_ptr<WorkerSession>> sessions_;
   std::map<uint64_t, std::shared_ptr<Step>> steps_;
+  int work_in_progress_ = 0;
+  std::condition_variable work_done_;
 };
 
 }  // namespace tessera

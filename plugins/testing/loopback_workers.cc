@@ -91,7 +91,9 @@ class Workers::Pool {
       if (timers_.empty()) {
         wake_.wait(lock);
       } else {
-        wake_.wait_until(lock, timers_.begin()->first);
+        // A copy: the timer may be cancelled (its node freed) while this thread waits.
+        const std::chrono::steady_clock::time_point next = timers_.begin()->first;
+        wake_.wait_until(lock, next);
       }
     }
     current_ = nullptr;
