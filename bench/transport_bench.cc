@@ -14,6 +14,13 @@
 // one): with glibc's default (128 KiB) every free of gRPC's receive buffers hands their pages
 // back to the kernel, and every pull faults them in again (see docs/transports.md).
 #include <arpa/inet.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -31,14 +38,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <grpcpp/create_channel.h>
-#include <grpcpp/generic/async_generic_service.h>
-#include <grpcpp/generic/generic_stub.h>
-#include <grpcpp/security/credentials.h>
-#include <grpcpp/security/server_credentials.h>
-#include <grpcpp/server.h>
-#include <grpcpp/server_builder.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
@@ -358,12 +357,14 @@ void PrintSummary(const MedianReporter& reporter) {
   if (pull > 0 && tcp > 0) {
     const double gbs_pull = kLargeBytes / pull / 1e9;
     const double gbs_tcp = kLargeBytes / tcp / 1e9;
-    std::printf("  (a) 64 MiB tensor pull %.2f GB/s, raw TCP %.2f GB/s: ratio %.2f (target >= 0.70)\n",
-                gbs_pull, gbs_tcp, gbs_pull / gbs_tcp);
+    std::printf(
+        "  (a) 64 MiB tensor pull %.2f GB/s, raw TCP %.2f GB/s: ratio %.2f (target >= 0.70)\n",
+        gbs_pull, gbs_tcp, gbs_pull / gbs_tcp);
   }
   if (pull_small > 0 && bare > 0) {
-    std::printf("  (b) 4-byte tensor pull %.1f us, bare gRPC unary %.1f us: ratio %.2fx (target <= 1.5x)\n",
-                pull_small * 1e6, bare * 1e6, pull_small / bare);
+    std::printf(
+        "  (b) 4-byte tensor pull %.1f us, bare gRPC unary %.1f us: ratio %.2fx (target <= 1.5x)\n",
+        pull_small * 1e6, bare * 1e6, pull_small / bare);
   }
 }
 

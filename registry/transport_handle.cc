@@ -16,8 +16,8 @@ namespace tessera {
 namespace {
 
 std::string SlotContext(const PluginTransport& transport, absl::string_view slot) {
-  return absl::StrCat("transport '", transport.name(), "' from plugin '",
-                      transport.plugin_name(), "' ", slot);
+  return absl::StrCat("transport '", transport.name(), "' from plugin '", transport.plugin_name(),
+                      "' ", slot);
 }
 
 struct OptionArrays {
@@ -41,8 +41,7 @@ struct PendingCall {
   TransportChannel::CallDone done;
 };
 
-void CallDoneTrampoline(void* arg, TSR_Status* status, const void* response,
-                        size_t response_size) {
+void CallDoneTrampoline(void* arg, TSR_Status* status, const void* response, size_t response_size) {
   std::unique_ptr<PendingCall> call(static_cast<PendingCall*>(arg));
   const absl::Status converted = FromAbiStatus(status, call->context);
   const absl::string_view bytes =
@@ -98,8 +97,7 @@ TransportReply::TransportReply(TransportReply&& other) noexcept
 TransportReply& TransportReply::operator=(TransportReply&& other) noexcept {
   if (this != &other) {
     if (reply_ != nullptr) {
-      Send(absl::InternalError("the host dropped the call without an answer"),
-           absl::string_view());
+      Send(absl::InternalError("the host dropped the call without an answer"), absl::string_view());
     }
     transport_ = std::move(other.transport_);
     reply_ = std::exchange(other.reply_, nullptr);
@@ -152,10 +150,10 @@ void TransportChannel::Call(absl::string_view method, absl::string_view request,
 
 void TransportChannel::RecvTensor(uint64_t step_id, absl::string_view rendezvous_key,
                                   int64_t deadline_ms, AllocateFn allocate, RecvDone done) {
-  auto* pull = new PendingPull{absl::StrCat(SlotContext(*transport_, "Channel_RecvTensor"), " '",
-                                            rendezvous_key, "' (step ", step_id, ") from '",
-                                            address_, "'"),
-                               std::move(allocate), std::move(done)};
+  auto* pull =
+      new PendingPull{absl::StrCat(SlotContext(*transport_, "Channel_RecvTensor"), " '",
+                                   rendezvous_key, "' (step ", step_id, ") from '", address_, "'"),
+                      std::move(allocate), std::move(done)};
   const std::string key(rendezvous_key);
   TSR_Channel_RecvTensor_Args args{};
   args.struct_size = sizeof(args);
@@ -177,8 +175,7 @@ std::shared_ptr<PluginTransport> PluginTransport::Create(const TransportSpec& sp
 }
 
 absl::StatusOr<std::unique_ptr<TransportServer>> PluginTransport::Listen(
-    const std::string& address, const TransportOptions& options,
-    TransportHandler* handler) const {
+    const std::string& address, const TransportOptions& options, TransportHandler* handler) const {
   const std::string context =
       absl::StrCat(SlotContext(*this, "Server_Start"), " (address '", address, "')");
   if (handler == nullptr) {
@@ -192,8 +189,8 @@ absl::StatusOr<std::unique_ptr<TransportServer>> PluginTransport::Listen(
   handlers.struct_size = sizeof(handlers);
   handlers.handler_arg = server.get();
   // Lambdas of a member function share its access to TransportServer (a friend's members).
-  handlers.HandleCall = [](void* arg, const char* method, const void* request,
-                           size_t request_size, TSR_TransportReply* reply) {
+  handlers.HandleCall = [](void* arg, const char* method, const void* request, size_t request_size,
+                           TSR_TransportReply* reply) {
     auto* self = static_cast<TransportServer*>(arg);
     const absl::string_view bytes =
         request == nullptr ? absl::string_view()

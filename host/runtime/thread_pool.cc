@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -18,7 +19,13 @@ namespace {
 // Below this many estimated cycles a shard is not worth a thread hop.
 constexpr int64_t kMinCyclesPerShard = 20000;
 
-// Counts down to zero; Wait blocks until then.
+// How long a ParallelFor caller that has run its own shard spins for the others before it
+// sleeps. The shards are sized alike, so the others usually end within microseconds, while waking
+// a sleeping thread costs tens of microseconds (more in a virtual machine).
+constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
+
+// Counts down to zero; Wait spins briefly, then blocks until then. Shared with the shards, which
+// may still be returning from DecrementCount when the waiter has seen zero.
 class BlockingCounter {
  public:
   explicit BlockingCounter(int count) : count_(count) {}
@@ -30,6 +37,14 @@ class BlockingCounter {
     }
   }
   void Wait() {
+    const auto give_up = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    for (int i = 0;; ++i) {
+      if (count_.load(std::memory_order_acquire) == 0) return;
+      if ((i & 63) == 63 && std::chrono::steady_clock::now() > give_up) break;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return done_; });
   }
@@ -80,17 +95,17 @@ void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
   }
   int64_t block = (total + shards - 1) / shards;
   shards = (total + block - 1) / block;
-  BlockingCounter counter(static_cast<int>(shards - 1));
+  auto counter = std::make_shared<BlockingCounter>(static_cast<int>(shards - 1));
   for (int64_t s = 1; s < shards; ++s) {
     int64_t begin = s * block;
     int64_t end = std::min(total, begin + block);
-    pool_->Schedule([&fn, &counter, begin, end] {
+    pool_->Schedule([&fn, counter, begin, end] {
       fn(begin, end);
-      counter.DecrementCount();
+      counter->DecrementCount();
     });
   }
   fn(0, std::min(total, block));
-  if (shards > 1) counter.Wait();
+  if (shards > 1) counter->Wait();
 }
 
 }  // namespace tessera

@@ -3,6 +3,10 @@
 // cancellation of calls in flight when the channel is destroyed.
 #include "plugins/grpc/grpc_channel.h"
 
+#include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/generic/generic_stub.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -10,10 +14,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <grpcpp/client_context.h>
-#include <grpcpp/create_channel.h>
-#include <grpcpp/generic/generic_stub.h>
 
 #include "plugins/grpc/wire_format.h"
 #include "tessera/sdk/status.h"
@@ -216,6 +216,7 @@ class TensorPull : public ClientCall,
 
   // After PrepareBidiStreamingCall: sends the request, half-closes and starts reading.
   void Begin() {
+    context.set_initial_metadata_corked(true);  // metadata, request and half-close: one batch
     StartWriteLast(&request, grpc::WriteOptions());
     StartRead(&response);
     StartCall();
@@ -230,7 +231,11 @@ class TensorPull : public ClientCall,
       context.TryCancel();
       return;
     }
-    StartRead(&response);
+    // Once everything has come the sender sends only its status, which ends the call without
+    // another read (one reaction less per pull, which small pulls notice).
+    const bool complete = header_seen_ && (header_.code != TSR_CODE_OK || header_.is_dead ||
+                                           received_ == header_.byte_size);
+    if (!complete) StartRead(&response);
   }
 
   void OnDone(const grpc::Status& status) override {

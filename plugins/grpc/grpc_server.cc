@@ -7,16 +7,16 @@
 // lives until gRPC's OnDone, which comes only after that finish, so the claimer may use it.
 #include "plugins/grpc/grpc_server.h"
 
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <grpcpp/generic/async_generic_service.h>
-#include <grpcpp/server.h>
-#include <grpcpp/server_builder.h>
 
 #include "plugins/grpc/wire_format.h"
 #include "tessera/sdk/status.h"
@@ -151,8 +151,8 @@ class CallReactor : public grpc::ServerGenericBidiReactor {
   void OnReadDone(bool ok) override {
     if (!ok) {
       if (call_->Claim() != nullptr) {
-        Finish(grpc::Status(grpc::StatusCode::CANCELLED,
-                            "the call ended before its request arrived"));
+        Finish(
+            grpc::Status(grpc::StatusCode::CANCELLED, "the call ended before its request arrived"));
       }
       return;
     }
@@ -284,8 +284,7 @@ Error GrpcServer::Start(const std::string& address, const TransportOptions& opti
     return DescribeBindFailure(host, port);
   }
   const bool v6 = host.find(':') != std::string::npos;
-  started->core_->set_address(
-      sdk::StrCat(v6 ? "[" : "", host, v6 ? "]" : "", ":", bound_port));
+  started->core_->set_address(sdk::StrCat(v6 ? "[" : "", host, v6 ? "]" : "", ":", bound_port));
   started->address_ = started->core_->address();
   *server = std::move(started);
   return OkError();

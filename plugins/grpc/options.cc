@@ -2,6 +2,7 @@
 #include "plugins/grpc/options.h"
 
 #include <arpa/inet.h>
+#include <grpc/grpc.h>
 #include <netdb.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,8 +12,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <grpc/grpc.h>
 
 namespace tessera::grpc_plugin {
 namespace {
@@ -173,9 +172,8 @@ Error MakeServerCredentials(const TransportOptions& options,
 }
 
 void ApplyServerSettings(grpc::ServerBuilder* builder) {
-  ApplyCommonSettings([builder](const char* key, int value) {
-    builder->AddChannelArgument(key, value);
-  });
+  ApplyCommonSettings(
+      [builder](const char* key, int value) { builder->AddChannelArgument(key, value); });
   // Without this a second server could bind the same port and steal half the connections.
   builder->AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder->SetMaxReceiveMessageSize(-1);
@@ -201,8 +199,7 @@ Error MakeChannelCredentials(const TransportOptions& options,
 
 grpc::ChannelArguments MakeChannelArguments(const TransportOptions& options) {
   grpc::ChannelArguments arguments;
-  ApplyCommonSettings(
-      [&arguments](const char* key, int value) { arguments.SetInt(key, value); });
+  ApplyCommonSettings([&arguments](const char* key, int value) { arguments.SetInt(key, value); });
   arguments.SetMaxReceiveMessageSize(-1);
   arguments.SetMaxSendMessageSize(-1);
   // Each channel owns its connection: destroying it closes the connection, and channels with
@@ -210,8 +207,10 @@ grpc::ChannelArguments MakeChannelArguments(const TransportOptions& options) {
   arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
   // A restarted peer is reached again within a second (gRPC's default backoff grows to 2 min).
   arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-  arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  // gRPC also takes this as the shortest time a connection attempt (TCP, HTTP/2, TLS) may take:
+  // at 100 ms, attempts on a loaded machine were cut off ("tcp handshaker shutdown").
+  arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 5000);
   if (!options.server_name.empty()) arguments.SetSslTargetNameOverride(options.server_name);
   return arguments;
 }
@@ -225,8 +224,8 @@ Error DescribeBindFailure(const std::string& host, int port) {
   const std::string service = std::to_string(port);
   const int resolved = getaddrinfo(host.c_str(), service.c_str(), &hints, &found);
   if (resolved != 0) {
-    return MakeError(TSR_CODE_INVALID_ARGUMENT, "cannot listen on '", host, ":", port,
-                     "': host '", host, "' does not resolve (", gai_strerror(resolved), ")");
+    return MakeError(TSR_CODE_INVALID_ARGUMENT, "cannot listen on '", host, ":", port, "': host '",
+                     host, "' does not resolve (", gai_strerror(resolved), ")");
   }
   int bind_errno = 0;
   for (addrinfo* a = found; a != nullptr && bind_errno == 0; a = a->ai_next) {
@@ -244,8 +243,8 @@ Error DescribeBindFailure(const std::string& host, int port) {
       return MakeError(TSR_CODE_INVALID_ARGUMENT, where, ": '", host,
                        "' is not an address of this machine");
     case EACCES:
-      return MakeError(TSR_CODE_PERMISSION_DENIED, where, ": port ", port,
-                       " needs privileges (", std::strerror(bind_errno), ")");
+      return MakeError(TSR_CODE_PERMISSION_DENIED, where, ": port ", port, " needs privileges (",
+                       std::strerror(bind_errno), ")");
     case 0:
       return MakeError(TSR_CODE_UNAVAILABLE, where, ": gRPC could not bind it");
     default:

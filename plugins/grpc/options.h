@@ -3,15 +3,15 @@
 #ifndef TESSERA_PLUGINS_GRPC_OPTIONS_H_
 #define TESSERA_PLUGINS_GRPC_OPTIONS_H_
 
-#include <cstddef>
-#include <cstdint>
-#include <memory>
-#include <string>
-
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 #include <grpcpp/support/channel_arguments.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
 
 #include "plugins/grpc/error.h"
 

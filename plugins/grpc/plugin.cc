@@ -1,5 +1,7 @@
 // The gRPC transport plugin's entry point and its C table: the "grpc" transport. Every slot
 // checks its arguments and catches every exception, so nothing from gRPC or C++ crosses the ABI.
+#include "tessera/sdk/plugin.h"
+
 #include <exception>
 #include <memory>
 #include <utility>
@@ -7,7 +9,6 @@
 #include "plugins/grpc/grpc_channel.h"
 #include "plugins/grpc/grpc_server.h"
 #include "plugins/grpc/options.h"
-#include "tessera/sdk/plugin.h"
 
 struct TSR_TransportServer {
   std::unique_ptr<tessera::grpc_plugin::GrpcServer> server;
@@ -84,9 +85,10 @@ TSR_Status* ChannelCreate(void* /*user_data*/, const TSR_Transport_Connect_Args*
     if (args == nullptr || channel == nullptr ||
         !TSR_STRUCT_HAS_FIELD(args, TSR_Transport_Connect_Args, option_values) ||
         args->address == nullptr) {
-      return sdk::InvalidArgument("Channel_Create: NULL arguments or address, or an args struct "
-                                  "of ",
-                                  args == nullptr ? 0 : args->struct_size, " bytes")
+      return sdk::InvalidArgument(
+                 "Channel_Create: NULL arguments or address, or an args struct "
+                 "of ",
+                 args == nullptr ? 0 : args->struct_size, " bytes")
           .Release();
     }
     TransportOptions options;

@@ -197,8 +197,7 @@ grpc::ByteBuffer EncodeRecvTensorRequest(uint64_t step_id, std::string_view rend
   return OneSlice(writer.bytes());
 }
 
-Error DecodeRecvTensorRequest(SliceReader* reader, uint64_t* step_id,
-                              std::string* rendezvous_key) {
+Error DecodeRecvTensorRequest(SliceReader* reader, uint64_t* step_id, std::string* rendezvous_key) {
   uint32_t size = 0;
   if (!reader->ReadU64(step_id) || !reader->ReadU32(&size)) {
     return Malformed("tensor request", "shorter than its step id and key size");
@@ -288,8 +287,8 @@ Error DecodeTensorHeader(SliceReader* reader, TensorHeader* header) {
     return Malformed("tensor response", "shorter than its tensor header");
   }
   if (rank > TSR_MAX_RANK) {
-    return MakeError(TSR_CODE_INTERNAL, "malformed tensor response: rank ",
-                     static_cast<int>(rank), " exceeds ", TSR_MAX_RANK);
+    return MakeError(TSR_CODE_INTERNAL, "malformed tensor response: rank ", static_cast<int>(rank),
+                     " exceeds ", TSR_MAX_RANK);
   }
   if (dtype > static_cast<uint32_t>(std::numeric_limits<int32_t>::max())) {
     return MakeError(TSR_CODE_INTERNAL, "malformed tensor response: dtype ", dtype,

@@ -17,14 +17,14 @@
 #ifndef TESSERA_PLUGINS_GRPC_WIRE_FORMAT_H_
 #define TESSERA_PLUGINS_GRPC_WIRE_FORMAT_H_
 
+#include <grpcpp/support/byte_buffer.h>
+#include <grpcpp/support/slice.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <grpcpp/support/byte_buffer.h>
-#include <grpcpp/support/slice.h>
 
 #include "plugins/grpc/error.h"
 #include "tessera/plugin_api/transport.h"
@@ -89,8 +89,7 @@ Error DecodeCallResponse(SliceReader* reader, TSR_Code* code, std::string* messa
 // ---- RecvTensor ------------------------------------------------------------------------------
 
 grpc::ByteBuffer EncodeRecvTensorRequest(uint64_t step_id, std::string_view rendezvous_key);
-Error DecodeRecvTensorRequest(SliceReader* reader, uint64_t* step_id,
-                              std::string* rendezvous_key);
+Error DecodeRecvTensorRequest(SliceReader* reader, uint64_t* step_id, std::string* rendezvous_key);
 
 struct TensorHeader {
   TSR_Code code = TSR_CODE_OK;  // the sender's status; the fields below only when OK

@@ -258,14 +258,29 @@ TEST(WireFormatTest, RefusesInvalidTensorViewsAndReleasesThem) {
     TSR_Code code;
     const char* expected;
   } cases[] = {
-      {[&] { auto v = View(values, dims); v.rank = TSR_MAX_RANK + 1; return v; }(),
+      {[&] {
+         auto v = View(values, dims);
+         v.rank = TSR_MAX_RANK + 1;
+         return v;
+       }(),
        TSR_CODE_INVALID_ARGUMENT, "tensor rank 9 is outside [0, 8]"},
-      {[&] { auto v = View(values, dims); v.dims = nullptr; return v; }(),
+      {[&] {
+         auto v = View(values, dims);
+         v.dims = nullptr;
+         return v;
+       }(),
        TSR_CODE_INVALID_ARGUMENT, "tensor of rank 2 has no dims"},
-      {[&] { auto v = View(values, dims); v.data = nullptr; return v; }(),
+      {[&] {
+         auto v = View(values, dims);
+         v.data = nullptr;
+         return v;
+       }(),
        TSR_CODE_INVALID_ARGUMENT, "tensor of 16 bytes has no data"},
-      {[&] { auto v = View(values, negative); return v; }(), TSR_CODE_INVALID_ARGUMENT,
-       "tensor dimension 0 is negative (-1)"},
+      {[&] {
+         auto v = View(values, negative);
+         return v;
+       }(),
+       TSR_CODE_INVALID_ARGUMENT, "tensor dimension 0 is negative (-1)"},
   };
   for (const auto& c : cases) {
     int released = 0;
