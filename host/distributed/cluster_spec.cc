@@ -113,6 +113,12 @@ absl::StatusOr<TaskFields> ParseTaskFields(absl::string_view name) {
 
 }  // namespace
 
+absl::StatusOr<std::string> TaskNameOf(absl::string_view device_or_task) {
+  absl::StatusOr<TaskFields> fields = ParseTaskFields(device_or_task);
+  if (!fields.ok()) return fields.status();
+  return TaskName(fields->job, fields->task);
+}
+
 absl::StatusOr<ClusterSpec> ClusterSpec::Parse(absl::string_view spec) {
   absl::string_view trimmed = absl::StripAsciiWhitespace(spec);
   if (trimmed.empty()) {
@@ -197,8 +203,7 @@ std::vector<std::string> ClusterSpec::TaskNames() const {
 absl::StatusOr<std::string> ClusterSpec::TaskOf(absl::string_view device_or_task) const {
   absl::StatusOr<std::string> address = AddressOf(device_or_task);
   if (!address.ok()) return address.status();
-  absl::StatusOr<TaskFields> fields = ParseTaskFields(device_or_task);
-  return TaskName(fields->job, fields->task);
+  return TaskNameOf(device_or_task);
 }
 
 absl::StatusOr<std::string> ClusterSpec::AddressOf(absl::string_view task_name) const {

@@ -12,6 +12,11 @@
 
 namespace tessera {
 
+// The task a device or task name belongs to, whether or not a cluster has it
+// ("/job:ps/task:0/device:CPU:0" -> "/job:ps/replica:0/task:0"); INVALID_ARGUMENT when the name
+// has no job or task, or names a replica other than 0.
+absl::StatusOr<std::string> TaskNameOf(absl::string_view device_or_task);
+
 class ClusterSpec {
  public:
   ClusterSpec() = default;

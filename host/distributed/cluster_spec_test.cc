@@ -79,6 +79,17 @@ TEST(ClusterSpecTest, TaskAddress) {
   EXPECT_EQ(LookupError(cluster.TaskAddress("ps", -1)), "no task -1 in job 'ps', which has 1 task");
 }
 
+TEST(ClusterSpecTest, TaskNameOfNeedsNoCluster) {
+  EXPECT_EQ(*TaskNameOf("/job:ps/replica:0/task:0/device:CPU:0"), "/job:ps/replica:0/task:0");
+  EXPECT_EQ(*TaskNameOf("/job:chief/task:3"), "/job:chief/replica:0/task:3");
+  absl::StatusOr<std::string> task = TaskNameOf("/device:CPU:0");
+  EXPECT_EQ(task.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(task.status().message()), HasSubstr("'/device:CPU:0' names no task"));
+  task = TaskNameOf("/job:ps/replica:2/task:0");
+  EXPECT_EQ(task.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(task.status().message()), HasSubstr("names replica 2"));
+}
+
 TEST(ClusterSpecTest, TaskOfDeviceAndTaskNames) {
   ClusterSpec cluster = MustParse("worker=a:1,a:2;ps=b:1");
   EXPECT_EQ(*cluster.TaskOf("/job:ps/replica:0/task:0/device:CPU:0"), "/job:ps/replica:0/task:0");

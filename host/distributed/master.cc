@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "host/distributed/cluster_spec.h"
 #include "host/distributed/proto/distributed.pb.h"
 #include "host/distributed/rpc.h"
 #include "host/graph/control_flow.h"
@@ -20,7 +21,6 @@
 #include "host/passes/rewrite_for_execution.h"
 #include "host/placer/placer.h"
 #include "host/runtime/device.h"
-#include "host/runtime/device_name.h"
 #include "host/runtime/thread_pool.h"
 #include "host/session/environment.h"
 #include "registry/status_macros.h"
@@ -39,10 +39,10 @@ uint64_t NewStepId() {
   return (rng() & ((uint64_t{1} << 56) - 1)) | (uint64_t{1} << 56);
 }
 
+// The task of a placed node's device (placed names are full, so they always have one).
 std::string TaskOfDevice(absl::string_view device) {
-  absl::StatusOr<ParsedDeviceName> parsed = ParseDeviceName(device);
-  if (!parsed.ok()) return "";
-  return absl::StrCat("/job:", parsed->job, "/replica:", parsed->replica, "/task:", parsed->task);
+  absl::StatusOr<std::string> task = TaskNameOf(device);
+  return task.ok() ? *task : "";
 }
 
 // Counts calls down and keeps the first error.
@@ -64,6 +64,26 @@ struct CallGroup {
     return first_error;
   }
 };
+
+// Sends `request` to every task at once and waits for all the answers (responses[i] is task
+// i's); the first error, naming its task.
+template <typename Response>
+absl::Status CallEveryTask(TaskChannels* channels, const std::vector<std::string>& tasks,
+                           absl::string_view method, const google::protobuf::Message& request,
+                           int64_t timeout_ms, std::vector<Response>* responses) {
+  responses->assign(tasks.size(), Response());
+  auto group = std::make_shared<CallGroup>(static_cast<int>(tasks.size()));
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    absl::StatusOr<TransportChannel*> channel = channels->ChannelTo(tasks[i]);
+    if (!channel.ok()) {
+      group->Done(channel.status());
+      continue;
+    }
+    CallAsync(Peer{tasks[i], *channel}, method, request, timeout_ms, &(*responses)[i],
+              [group](const absl::Status& status) { group->Done(status); });
+  }
+  return group->Wait();
+}
 
 }  // namespace
 
@@ -174,22 +194,12 @@ absl::Status Master::MasterSession::RefreshLocked() {
   // Every task's devices, in parallel. A task that was just restarted may still be unreachable
   // for a moment (its transport backs off between connection attempts): UNAVAILABLE is retried
   // a few times within about a second, never past the call deadline.
-  std::vector<distributed::GetStatusResponse> statuses(options.cluster_tasks.size());
+  std::vector<distributed::GetStatusResponse> statuses;
   absl::Status reached;
   int64_t waited_ms = 0;
   for (int64_t backoff_ms = 100;; backoff_ms *= 2) {
-    auto group = std::make_shared<CallGroup>(static_cast<int>(options.cluster_tasks.size()));
-    distributed::GetStatusRequest status_request;
-    for (size_t i = 0; i < options.cluster_tasks.size(); ++i) {
-      absl::StatusOr<Peer> peer = PeerOf(options.cluster_tasks[i]);
-      if (!peer.ok()) {
-        group->Done(peer.status());
-        continue;
-      }
-      CallAsync(*peer, kWorkerGetStatus, status_request, options.call_timeout_ms, &statuses[i],
-                [group](const absl::Status& status) { group->Done(status); });
-    }
-    reached = group->Wait();
+    reached = CallEveryTask(master_->channels_, options.cluster_tasks, kWorkerGetStatus,
+                            distributed::GetStatusRequest(), options.call_timeout_ms, &statuses);
     if (reached.code() != absl::StatusCode::kUnavailable || waited_ms + backoff_ms > 1600 ||
         waited_ms + backoff_ms >= options.call_timeout_ms) {
       break;
@@ -211,15 +221,10 @@ absl::Status Master::MasterSession::RefreshLocked() {
   // Worker sessions (idempotent: a worker that kept its session keeps its variables).
   distributed::CreateWorkerSessionRequest create;
   create.set_session_handle(handle_);
-  auto created = std::make_shared<CallGroup>(static_cast<int>(options.cluster_tasks.size()));
-  std::vector<distributed::CreateWorkerSessionResponse> create_responses(
-      options.cluster_tasks.size());
-  for (size_t i = 0; i < options.cluster_tasks.size(); ++i) {
-    ASSIGN_OR_RETURN(Peer peer, PeerOf(options.cluster_tasks[i]));
-    CallAsync(peer, kWorkerCreateWorkerSession, create, options.call_timeout_ms,
-              &create_responses[i], [created](const absl::Status& status) { created->Done(status); });
-  }
-  RETURN_IF_ERROR(created->Wait());
+  std::vector<distributed::CreateWorkerSessionResponse> created;
+  RETURN_IF_ERROR(CallEveryTask(master_->channels_, options.cluster_tasks,
+                                kWorkerCreateWorkerSession, create, options.call_timeout_ms,
+                                &created));
 
   if (placed_ != nullptr && incarnations == incarnations_) {
     stale_ = false;
@@ -608,19 +613,10 @@ void Master::CloseSession(const std::string& request, TransportReply reply) {
 
 void Master::ListDevices(const std::string& request, TransportReply reply) {
   distributed::ListDevicesResponse response;
-  std::vector<distributed::GetStatusResponse> statuses(options_.cluster_tasks.size());
-  auto group = std::make_shared<CallGroup>(static_cast<int>(options_.cluster_tasks.size()));
-  for (size_t i = 0; i < options_.cluster_tasks.size(); ++i) {
-    absl::StatusOr<TransportChannel*> channel = channels_->ChannelTo(options_.cluster_tasks[i]);
-    if (!channel.ok()) {
-      group->Done(channel.status());
-      continue;
-    }
-    CallAsync(Peer{options_.cluster_tasks[i], *channel}, kWorkerGetStatus,
-              distributed::GetStatusRequest(), options_.call_timeout_ms, &statuses[i],
-              [group](const absl::Status& status) { group->Done(status); });
-  }
-  absl::Status status = group->Wait();
+  std::vector<distributed::GetStatusResponse> statuses;
+  absl::Status status =
+      CallEveryTask(channels_, options_.cluster_tasks, kWorkerGetStatus,
+                    distributed::GetStatusRequest(), options_.call_timeout_ms, &statuses);
   for (const distributed::GetStatusResponse& s : statuses) {
     for (const distributed::DeviceAttributes& d : s.devices()) *response.add_devices() = d;
   }

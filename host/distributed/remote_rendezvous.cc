@@ -5,21 +5,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "host/runtime/device_name.h"
+#include "host/distributed/cluster_spec.h"
 #include "registry/status_macros.h"
 #include "registry/transport_handle.h"
 
 namespace tessera {
-namespace {
-
-// "/job:ps/replica:0/task:0" of a full device name.
-std::string TaskOfDevice(absl::string_view device) {
-  absl::StatusOr<ParsedDeviceName> parsed = ParseDeviceName(device);
-  if (!parsed.ok()) return "";
-  return absl::StrCat("/job:", parsed->job, "/replica:", parsed->replica, "/task:", parsed->task);
-}
-
-}  // namespace
 
 RemoteRendezvous::RemoteRendezvous(uint64_t step_id, std::string local_task,
                                    TaskChannels* channels)
@@ -37,12 +27,16 @@ void RemoteRendezvous::RecvAsync(absl::string_view key, DoneCallback done) {
     done(parsed.status(), Tensor(), false);
     return;
   }
-  std::string task = TaskOfDevice(parsed->src_device);
-  if (task.empty() || task == local_task_) {
+  absl::StatusOr<std::string> task = TaskNameOf(parsed->src_device);
+  if (!task.ok()) {
+    done(WithContext(task.status(), absl::StrCat("while receiving '", key, "'")), Tensor(), false);
+    return;
+  }
+  if (*task == local_task_) {
     local_.RecvAsync(key, std::move(done));
     return;
   }
-  PullFromTask(task, key, std::move(done));
+  PullFromTask(*task, key, std::move(done));
 }
 
 void RemoteRendezvous::PullFromTask(const std::string& task, absl::string_view key,
