@@ -55,9 +55,8 @@ class DistributedSession final : public Session {
 
   absl::Status Run(const RunOptions& options,
                    const std::vector<std::pair<std::string, Tensor>>& feeds,
-                   const std::vector<std::string>& fetches,
-                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
-                   RunMetadata* metadata) override {
+                   const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+                   std::vector<Tensor>* outputs, RunMetadata* metadata) override {
     distributed::RunStepRequest request;
     request.set_session_handle(handle_);
     for (const auto& [name, value] : feeds) {
@@ -120,8 +119,9 @@ absl::StatusOr<std::unique_ptr<Session>> CreateDistributedSession(
   size_t colon = address.rfind(':');
   if (scheme.empty() || address.empty() || colon == std::string::npos || colon == 0 ||
       colon + 1 == address.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "session target '", target, "' is not <transport>://host:port (e.g. grpc://localhost:2222)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("session target '", target,
+                     "' is not <transport>://host:port (e.g. grpc://localhost:2222)"));
   }
   EnvironmentOptions env_options;
   env_options.plugin_paths = options.plugin_paths;
@@ -142,8 +142,8 @@ absl::StatusOr<std::unique_ptr<Session>> CreateDistributedSession(
                                      options.transport_options.end());
   ASSIGN_OR_RETURN(std::unique_ptr<TransportChannel> channel,
                    transport->Connect(address, transport_options));
-  auto session = std::make_unique<DistributedSession>(options, std::move(env),
-                                                      std::move(transport), std::move(channel));
+  auto session = std::make_unique<DistributedSession>(options, std::move(env), std::move(transport),
+                                                      std::move(channel));
   RETURN_IF_ERROR(session->Open(graph));
   return std::unique_ptr<Session>(std::move(session));
 }

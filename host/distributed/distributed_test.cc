@@ -93,8 +93,8 @@ class DistributedTest : public ::testing::TestWithParam<std::string> {
     absl::StatusOr<ClusterSpec> cluster = ClusterSpec::Parse(spec);
     ASSERT_TRUE(cluster.ok()) << cluster.status();
     cluster_ = *cluster;
-    for (auto [job, task] : std::vector<std::pair<std::string, int>>{
-             {"worker", 0}, {"worker", 1}, {"ps", 0}}) {
+    for (auto [job, task] :
+         std::vector<std::pair<std::string, int>>{{"worker", 0}, {"worker", 1}, {"ps", 0}}) {
       StartTask(job, task);
     }
   }
@@ -143,9 +143,8 @@ TEST_P(DistributedTest, RunsAPlusBOnAnotherTask) {
   auto session = Connect(absl::StrCat(FloatConst("a", 3, dev), FloatConst("b", 4, dev),
                                       Node("c", "AddV2", {"a", "b"}, dev, kFloat)));
   ASSERT_NE(session, nullptr);
-  EXPECT_THAT(session->ListDevices(),
-              ElementsAre(absl::StrCat(kPs0, "/device:CPU:0"), absl::StrCat(kWorker0, "/device:CPU:0"),
-                          dev));
+  EXPECT_THAT(session->ListDevices(), ElementsAre(absl::StrCat(kPs0, "/device:CPU:0"),
+                                                  absl::StrCat(kWorker0, "/device:CPU:0"), dev));
   std::vector<Tensor> out;
   RunMetadata metadata;
   ASSERT_TRUE(session->Run(RunOptions(), {}, {"c"}, {}, &out, &metadata).ok());
@@ -160,11 +159,11 @@ TEST_P(DistributedTest, RunsAPlusBOnAnotherTask) {
 TEST_P(DistributedTest, ChainsValuesAcrossThreeTasks) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
   std::string ps = absl::StrCat(kPs0, "/device:CPU:0");
-  auto session = Connect(absl::StrCat(
-      Placeholder("x", "DT_FLOAT"), FloatConst("two", 2, w1), FloatConst("one", 1, ps),
-      Node("doubled", "Mul", {"x", "two"}, w1, kFloat),
-      Node("plus", "AddV2", {"doubled", "one"}, ps, kFloat),
-      Node("y", "Mul", {"plus", "plus"}, "", kFloat)));
+  auto session = Connect(absl::StrCat(Placeholder("x", "DT_FLOAT"), FloatConst("two", 2, w1),
+                                      FloatConst("one", 1, ps),
+                                      Node("doubled", "Mul", {"x", "two"}, w1, kFloat),
+                                      Node("plus", "AddV2", {"doubled", "one"}, ps, kFloat),
+                                      Node("y", "Mul", {"plus", "plus"}, "", kFloat)));
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   for (float x : {1.0f, 3.0f}) {
@@ -190,8 +189,7 @@ TEST_P(DistributedTest, ReportsTheRootCauseOfAFailure) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
   auto session = Connect(absl::StrCat(
       Placeholder("a", "DT_FLOAT"), Placeholder("b", "DT_FLOAT"),
-      Node("product", "MatMul", {"a", "b"}, w1,
-           "attr { key: \"T\" value { type: DT_FLOAT } }"),
+      Node("product", "MatMul", {"a", "b"}, w1, "attr { key: \"T\" value { type: DT_FLOAT } }"),
       Node("y", "Neg", {"product"}, "", kFloat)));
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
@@ -213,29 +211,31 @@ TEST_P(DistributedTest, RunsALoopWhoseBodySpansTwoTasks) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
   auto enter = [](const std::string& name, const std::string& input, bool is_constant) {
     return Node(name, "Enter", {input}, "",
-                absl::StrCat(kInt, " attr { key: \"frame_name\" value { s: \"while/ctx\" } } "
-                                   "attr { key: \"is_constant\" value { b: ",
+                absl::StrCat(kInt,
+                             " attr { key: \"frame_name\" value { s: \"while/ctx\" } } "
+                             "attr { key: \"is_constant\" value { b: ",
                              is_constant ? "true" : "false",
                              " } } attr { key: \"parallel_iterations\" value { i: 10 } }"));
   };
-  std::string graph = absl::StrCat(
-      Placeholder("n", "DT_INT32"), IntConst("zero", 0, "", ""),
-      enter("while/Enter", "zero", false), enter("while/Enter_1", "n", true),
-      Node("while/Merge", "Merge", {"while/Enter", "while/NextIteration"}, "",
-           absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")),
-      Node("while/Less", "Less", {"while/Merge", "while/Enter_1"}, "", kInt),
-      Node("while/LoopCond", "LoopCond", {"while/Less"}, "", ""),
-      Node("while/Switch", "Switch", {"while/Merge", "while/LoopCond"}, "", kInt),
-      Node("while/Identity", "Identity", {"while/Switch:1"}, "", kInt),
-      IntConst("while/one", 1, "while/Identity", w1),
-      Node("while/next", "AddV2", {"while/Identity", "while/one"}, w1, kInt),
-      Node("while/NextIteration", "NextIteration", {"while/next"}, "", kInt),
-      Node("while/Exit", "Exit", {"while/Switch"}, "", kInt));
+  std::string graph =
+      absl::StrCat(Placeholder("n", "DT_INT32"), IntConst("zero", 0, "", ""),
+                   enter("while/Enter", "zero", false), enter("while/Enter_1", "n", true),
+                   Node("while/Merge", "Merge", {"while/Enter", "while/NextIteration"}, "",
+                        absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")),
+                   Node("while/Less", "Less", {"while/Merge", "while/Enter_1"}, "", kInt),
+                   Node("while/LoopCond", "LoopCond", {"while/Less"}, "", ""),
+                   Node("while/Switch", "Switch", {"while/Merge", "while/LoopCond"}, "", kInt),
+                   Node("while/Identity", "Identity", {"while/Switch:1"}, "", kInt),
+                   IntConst("while/one", 1, "while/Identity", w1),
+                   Node("while/next", "AddV2", {"while/Identity", "while/one"}, w1, kInt),
+                   Node("while/NextIteration", "NextIteration", {"while/next"}, "", kInt),
+                   Node("while/Exit", "Exit", {"while/Switch"}, "", kInt));
   auto session = Connect(graph);
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   for (int n : {0, 1, 25}) {
-    absl::Status status = session->Run({{"n", Tensor::Scalar<int32_t>(n)}}, {"while/Exit"}, {}, &out);
+    absl::Status status =
+        session->Run({{"n", Tensor::Scalar<int32_t>(n)}}, {"while/Exit"}, {}, &out);
     ASSERT_TRUE(status.ok()) << status;
     EXPECT_EQ(out[0].flat<int32_t>()[0], n);
   }
@@ -245,12 +245,13 @@ TEST_P(DistributedTest, RunsALoopWhoseBodySpansTwoTasks) {
 TEST_P(DistributedTest, KeepsVariablesOnTheParameterServer) {
   std::string ps = absl::StrCat(kPs0, "/device:CPU:0");
   std::string var_attrs =
-      "attr { key: \"dtype\" value { type: DT_FLOAT } } attr { key: \"shape\" value { shape { } } }";
-  auto session = Connect(absl::StrCat(
-      Node("v", "VariableV2", {}, ps, var_attrs), FloatConst("init", 10, ""),
-      Node("assign", "Assign", {"v", "init"}, ps, kFloat), FloatConst("step", 2.5, ""),
-      Node("add", "AssignAdd", {"v", "step"}, ps, kFloat),
-      Node("read", "Identity", {"v"}, "", kFloat)));
+      "attr { key: \"dtype\" value { type: DT_FLOAT } } attr { key: \"shape\" value { shape { } } "
+      "}";
+  auto session = Connect(
+      absl::StrCat(Node("v", "VariableV2", {}, ps, var_attrs), FloatConst("init", 10, ""),
+                   Node("assign", "Assign", {"v", "init"}, ps, kFloat), FloatConst("step", 2.5, ""),
+                   Node("add", "AssignAdd", {"v", "step"}, ps, kFloat),
+                   Node("read", "Identity", {"v"}, "", kFloat)));
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   ASSERT_TRUE(session->Run({}, {}, {"assign"}, &out).ok());
@@ -267,8 +268,8 @@ TEST_P(DistributedTest, KeepsVariablesOnTheParameterServer) {
 // step registers its pieces again and succeeds.
 TEST_P(DistributedTest, RecoversWhenAWorkerRestarts) {
   std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
-  auto session = Connect(absl::StrCat(Placeholder("x", "DT_FLOAT"),
-                                      Node("y", "Neg", {"x"}, w1, kFloat)));
+  auto session =
+      Connect(absl::StrCat(Placeholder("x", "DT_FLOAT"), Node("y", "Neg", {"x"}, w1, kFloat)));
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(2)}}, {"y"}, {}, &out).ok());
@@ -285,7 +286,8 @@ TEST_P(DistributedTest, RecoversWhenAWorkerRestarts) {
 TEST_P(DistributedTest, ClosingTheSessionDropsItsStateEverywhere) {
   std::string ps = absl::StrCat(kPs0, "/device:CPU:0");
   {
-    auto session = Connect(absl::StrCat(FloatConst("a", 1, ps), Node("b", "Neg", {"a"}, "", kFloat)));
+    auto session =
+        Connect(absl::StrCat(FloatConst("a", 1, ps), Node("b", "Neg", {"a"}, "", kFloat)));
     ASSERT_NE(session, nullptr);
     std::vector<Tensor> out;
     ASSERT_TRUE(session->Run({}, {"b"}, {}, &out).ok());

@@ -214,8 +214,8 @@ absl::Status Master::MasterSession::RefreshLocked() {
   for (const distributed::GetStatusResponse& status : statuses) {
     for (const distributed::DeviceAttributes& d : status.devices()) {
       incarnations[d.name()] = d.incarnation();
-      devices.push_back(Device::Remote(d.name(), d.device_type(), d.type_priority(), d.flags(),
-                                       d.incarnation()));
+      devices.push_back(
+          Device::Remote(d.name(), d.device_type(), d.type_priority(), d.flags(), d.incarnation()));
     }
   }
   // Worker sessions (idempotent: a worker that kept its session keeps its variables).
@@ -327,8 +327,8 @@ Master::MasterSession::CreatePlan(const ExecutionSignature& signature) {
     }
     std::vector<bool> inputs_on_host;
     std::vector<bool> outputs_on_host;
-    RETURN_IF_ERROR(env.kernels().HostMemoryArgs(node, it->second->device_type(),
-                                                 &inputs_on_host, &outputs_on_host));
+    RETURN_IF_ERROR(env.kernels().HostMemoryArgs(node, it->second->device_type(), &inputs_on_host,
+                                                 &outputs_on_host));
     MemoryTypes types;
     for (bool host : inputs_on_host) {
       types.inputs.push_back(host ? MemoryType::kHost : MemoryType::kDevice);
@@ -482,8 +482,8 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
   cleanup.set_step_id(step_id);
   for (const Peer& peer : peers) {
     auto ignored = std::make_shared<distributed::CleanupGraphResponse>();
-    CallAsync(peer, kWorkerCleanupGraph, cleanup, master_->options_.call_timeout_ms,
-              ignored.get(), [ignored](const absl::Status&) {});
+    CallAsync(peer, kWorkerCleanupGraph, cleanup, master_->options_.call_timeout_ms, ignored.get(),
+              [ignored](const absl::Status&) {});
   }
   for (const Part& part : plan.parts) response->add_partition_tasks(part.task);
   if (!calls->first_error.ok()) {
@@ -504,9 +504,10 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     }
     for (int j = 0; j < result.retvals_size(); ++j) {
       if (j < result.retval_is_dead_size() && result.retval_is_dead(j)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "fetch ", j, " is dead: it depends on the untaken side of a Switch, so it was not "
-            "computed in this step"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("fetch ", j,
+                         " is dead: it depends on the untaken side of a Switch, so it was not "
+                         "computed in this step"));
       }
       *response->add_tensors() = result.retvals(j);
     }
@@ -525,8 +526,7 @@ Master::Master(std::shared_ptr<Environment> env, TaskChannels* channels, MasterO
 
 Master::~Master() { Shutdown(absl::UnavailableError("the master is shutting down")); }
 
-void Master::HandleCall(absl::string_view method, absl::string_view request,
-                        TransportReply reply) {
+void Master::HandleCall(absl::string_view method, absl::string_view request, TransportReply reply) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!shutdown_.ok()) {
     Answer(std::move(reply), shutdown_, nullptr);

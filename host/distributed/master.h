@@ -24,7 +24,7 @@ class Environment;
 class ThreadPool;
 
 struct MasterOptions {
-  std::string task_name;                // this task: "/job:worker/replica:0/task:0"
+  std::string task_name;                   // this task: "/job:worker/replica:0/task:0"
   std::vector<std::string> cluster_tasks;  // every task of the cluster
   int64_t call_timeout_ms = 60000;
   int64_t session_idle_timeout_ms = 600000;

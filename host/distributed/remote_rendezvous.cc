@@ -11,8 +11,7 @@
 
 namespace tessera {
 
-RemoteRendezvous::RemoteRendezvous(uint64_t step_id, std::string local_task,
-                                   TaskChannels* channels)
+RemoteRendezvous::RemoteRendezvous(uint64_t step_id, std::string local_task, TaskChannels* channels)
     : step_id_(step_id), local_task_(std::move(local_task)), channels_(channels) {}
 
 RemoteRendezvous::~RemoteRendezvous() = default;
@@ -78,13 +77,13 @@ void RemoteRendezvous::PullFromTask(const std::string& task, absl::string_view k
         return absl::OkStatus();
       },
       [self, id, value, where, timeout_ms, key = std::string(key)](const absl::Status& status,
-                                                                  bool is_dead) {
+                                                                   bool is_dead) {
         std::shared_ptr<RemoteRendezvous> rendezvous = self.lock();
         if (rendezvous == nullptr) return;
         absl::Status result = status;
         if (status.code() == absl::StatusCode::kUnavailable) {
-          result = absl::UnavailableError(
-              absl::StrCat(where, " is unavailable: ", status.message()));
+          result =
+              absl::UnavailableError(absl::StrCat(where, " is unavailable: ", status.message()));
         } else if (status.code() == absl::StatusCode::kDeadlineExceeded) {
           result = absl::DeadlineExceededError(absl::StrCat(
               where, " did not send '", key, "' within ", timeout_ms, " ms: ", status.message()));

@@ -47,7 +47,9 @@ class RemoteRendezvous final : public Rendezvous,
   absl::Status status() const override { return local_.status(); }
 
   // Receives from this task's own table only: how another task's pull is served.
-  void RecvLocal(absl::string_view key, DoneCallback done) { local_.RecvAsync(key, std::move(done)); }
+  void RecvLocal(absl::string_view key, DoneCallback done) {
+    local_.RecvAsync(key, std::move(done));
+  }
 
  private:
   void PullFromTask(const std::string& task, absl::string_view key, DoneCallback done);

@@ -20,9 +20,9 @@ absl::Status PeerError(const Peer& peer, absl::string_view method, int64_t deadl
       return absl::UnavailableError(
           absl::StrCat(where, " is unavailable: ", transport_status.message()));
     case absl::StatusCode::kDeadlineExceeded:
-      return absl::DeadlineExceededError(absl::StrCat(where, " did not answer ", method,
-                                                      " within ", deadline_ms, " ms: ",
-                                                      transport_status.message()));
+      return absl::DeadlineExceededError(absl::StrCat(where, " did not answer ", method, " within ",
+                                                      deadline_ms,
+                                                      " ms: ", transport_status.message()));
     default:
       return WithContext(transport_status, absl::StrCat("calling ", method, " on ", where));
   }
@@ -57,8 +57,7 @@ void CallAsync(const Peer& peer, absl::string_view method, const google::protobu
         }
         if (!response->ParseFromString(result.payload())) {
           done(absl::DataLossError(absl::StrCat("the answer of ", peer.name, " to ", method,
-                                                " does not parse as ",
-                                                response->GetTypeName())));
+                                                " does not parse as ", response->GetTypeName())));
           return;
         }
         done(absl::OkStatus());

@@ -104,10 +104,10 @@ absl::Status Server::Impl::Start() {
   if (spec == nullptr) {
     std::vector<std::string> names;
     for (const TransportSpec& t : env_->plugins().transports()) names.push_back(t.name);
-    return absl::NotFoundError(absl::StrCat(
-        "no transport plugin provides '", options_.transport, "'; loaded transports: ",
-        names.empty() ? "none" : absl::StrJoin(names, ", "),
-        " (`tessera plugins` lists the plugins found and why any was rejected)"));
+    return absl::NotFoundError(
+        absl::StrCat("no transport plugin provides '", options_.transport,
+                     "'; loaded transports: ", names.empty() ? "none" : absl::StrJoin(names, ", "),
+                     " (`tessera plugins` lists the plugins found and why any was rejected)"));
   }
   transport_ = PluginTransport::Create(*spec, env_->plugins().host_api());
   TransportOptions client_options(options_.transport_options.begin(),
@@ -144,7 +144,8 @@ absl::Status Server::Impl::Start() {
 
 void Server::Impl::ExpiryLoop() {
   int64_t shortest = std::min(options_.session_idle_timeout_ms, options_.step_idle_timeout_ms);
-  auto period = std::chrono::milliseconds(std::max<int64_t>(50, std::min<int64_t>(1000, shortest / 4)));
+  auto period =
+      std::chrono::milliseconds(std::max<int64_t>(50, std::min<int64_t>(1000, shortest / 4)));
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
     cv_.wait_for(lock, period, [this] { return stopping_; });
@@ -166,8 +167,7 @@ void Server::Impl::Stop() {
   }
   cv_.notify_all();
   if (expiry_.joinable()) expiry_.join();
-  absl::Status down =
-      absl::UnavailableError(absl::StrCat(task_name_, " is shutting down"));
+  absl::Status down = absl::UnavailableError(absl::StrCat(task_name_, " is shutting down"));
   if (worker_ != nullptr) worker_->Shutdown(down);
   if (server_ != nullptr) server_->Stop();
   if (master_ != nullptr) master_->Shutdown(down);

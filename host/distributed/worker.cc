@@ -37,7 +37,7 @@ struct Worker::WorkerSession {
 struct Worker::Step {
   std::shared_ptr<RemoteRendezvous> rendezvous;
   Clock::time_point last_used = Clock::now();  // guarded by the worker's mutex
-  int running = 0;  // partitions running; a running step never expires
+  int running = 0;                             // partitions running; a running step never expires
   // Past it, a running step is aborted (its master may be gone); guarded by the worker's mutex.
   Clock::time_point deadline = Clock::time_point::max();
   // Set on abort: the step's executors start no further node (a loop that never touches the
@@ -69,8 +69,7 @@ void Worker::EndWork() {
   if (--work_in_progress_ == 0) work_done_.notify_all();
 }
 
-void Worker::HandleCall(absl::string_view method, absl::string_view request,
-                        TransportReply reply) {
+void Worker::HandleCall(absl::string_view method, absl::string_view request, TransportReply reply) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!shutdown_.ok()) {
@@ -147,10 +146,10 @@ absl::StatusOr<std::shared_ptr<Worker::WorkerSession>> Worker::FindSession(
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(handle);
   if (it == sessions_.end()) {
-    return absl::AbortedError(absl::StrCat(
-        options_.task_name, " has no session '", handle,
-        "': the worker was probably restarted or the session expired; the next step "
-        "re-creates it"));
+    return absl::AbortedError(
+        absl::StrCat(options_.task_name, " has no session '", handle,
+                     "': the worker was probably restarted or the session expired; the next step "
+                     "re-creates it"));
   }
   it->second->last_used = Clock::now();
   return it->second;
@@ -169,8 +168,7 @@ void Worker::RegisterGraph(absl::string_view request, TransportReply reply) {
   env_->inter_op_pool()->Schedule([this, args, shared_reply] {
     distributed::RegisterGraphResponse response;
     absl::Status status = [&]() -> absl::Status {
-      ASSIGN_OR_RETURN(std::shared_ptr<WorkerSession> session,
-                       FindSession(args->session_handle()));
+      ASSIGN_OR_RETURN(std::shared_ptr<WorkerSession> session, FindSession(args->session_handle()));
       ImportGraphDefOptions import_options;
       import_options.allow_internal_names = true;
       ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph,
@@ -207,9 +205,8 @@ void Worker::RegisterGraph(absl::string_view request, TransportReply reply) {
       for (const Node* node : graph->op_nodes()) {
         plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
       }
-      RETURN_IF_ERROR(
-          BuildPartitionedExecutors(*env_, std::move(graph), /*control_flow_added=*/true,
-                                    plan.get()));
+      RETURN_IF_ERROR(BuildPartitionedExecutors(*env_, std::move(graph),
+                                                /*control_flow_added=*/true, plan.get()));
       std::lock_guard<std::mutex> lock(session->mu);
       std::string handle;
       {
@@ -246,8 +243,7 @@ std::shared_ptr<Worker::Step> Worker::FindOrCreateStep(uint64_t step_id) {
   std::shared_ptr<Step>& step = steps_[step_id];
   if (step == nullptr) {
     step = std::make_shared<Step>();
-    step->rendezvous =
-        std::make_shared<RemoteRendezvous>(step_id, options_.task_name, channels_);
+    step->rendezvous = std::make_shared<RemoteRendezvous>(step_id, options_.task_name, channels_);
     step->rendezvous->set_pull_timeout_ms(options_.call_timeout_ms);
     if (!shutdown_.ok()) step->Abort(shutdown_);
   }
@@ -271,9 +267,9 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
   }
   if (!session.ok() || plan == nullptr) {
     Answer(std::move(reply),
-           session.ok() ? absl::AbortedError(absl::StrCat(
-                              options_.task_name, " has no graph '", args->graph_handle(),
-                              "' in session '", args->session_handle(), "'"))
+           session.ok() ? absl::AbortedError(absl::StrCat(options_.task_name, " has no graph '",
+                                                          args->graph_handle(), "' in session '",
+                                                          args->session_handle(), "'"))
                         : session.status(),
            nullptr);
     return;
@@ -316,11 +312,13 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
     ++run->session->running;
     // The master enforces the step's deadline; this one, a little later, holds when the master
     // is gone.
-    int64_t timeout_ms = run->args.timeout_ms() > 0 ? run->args.timeout_ms() : options_.call_timeout_ms;
-    run->step->deadline = std::min(run->step->deadline,
-                                   Clock::now() + std::chrono::milliseconds(timeout_ms + 1000));
+    int64_t timeout_ms =
+        run->args.timeout_ms() > 0 ? run->args.timeout_ms() : options_.call_timeout_ms;
+    run->step->deadline =
+        std::min(run->step->deadline, Clock::now() + std::chrono::milliseconds(timeout_ms + 1000));
   }
-  if (run->args.timeout_ms() > 0) run->step->rendezvous->set_pull_timeout_ms(run->args.timeout_ms());
+  if (run->args.timeout_ms() > 0)
+    run->step->rendezvous->set_pull_timeout_ms(run->args.timeout_ms());
   ThreadPool* pool = env_->inter_op_pool();
   BeginWork();
   pool->Schedule([this, run, pool] {
@@ -341,9 +339,9 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
           if (!value.host_accessible()) {
             Device* device = value.buffer()->allocator()->device();
             Tensor host;
-            absl::Status copied =
-                device != nullptr ? device->CopyToHost(value, &host)
-                                  : absl::InternalError("a fetched value is in unknown memory");
+            absl::Status copied = device != nullptr
+                                      ? device->CopyToHost(value, &host)
+                                      : absl::InternalError("a fetched value is in unknown memory");
             if (!copied.ok()) {
               status = copied;
               break;
@@ -405,8 +403,8 @@ absl::Status Worker::CheckIncarnation(absl::string_view rendezvous_key) const {
   ASSIGN_OR_RETURN(ParsedRendezvousKey key, ParseRendezvousKey(rendezvous_key));
   Device* device = env_->devices().FindDevice(key.src_device);
   if (device == nullptr || device->name() != key.src_device) {
-    return absl::InvalidArgumentError(absl::StrCat("RecvTensor: '", key.src_device,
-                                                   "' is not a device of ", options_.task_name));
+    return absl::InvalidArgumentError(
+        absl::StrCat("RecvTensor: '", key.src_device, "' is not a device of ", options_.task_name));
   }
   if (device->incarnation() != key.src_incarnation) {
     return absl::AbortedError(absl::StrCat(
@@ -431,34 +429,34 @@ void Worker::HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key
   }
   auto shared_reply = std::make_shared<TransportReply>(std::move(reply));
   std::shared_ptr<Step> step = FindOrCreateStep(step_id);
-  step->rendezvous->RecvLocal(rendezvous_key, [shared_reply, key = std::string(rendezvous_key)](
-                                                  const absl::Status& status, const Tensor& value,
-                                                  bool is_dead) {
-    absl::Status result = status;
-    auto held = std::make_shared<Tensor>();
-    if (result.ok() && !is_dead) {
-      if (value.dtype() == TSR_DTYPE_STRING) {
-        result = absl::UnimplementedError(absl::StrCat(
-            "'", key, "' is a string tensor; string tensors cannot cross tasks yet"));
-      } else if (!value.host_accessible()) {
-        Device* device = value.buffer()->allocator()->device();
-        result = device != nullptr ? device->CopyToHost(value, held.get())
-                                   : absl::InternalError("a sent value is in unknown memory");
-      } else {
-        *held = value;
-      }
-    }
-    TSR_TensorView view{};
-    view.struct_size = sizeof(TSR_TensorView);
-    if (result.ok() && !is_dead) {
-      view.dtype = held->dtype();
-      view.rank = held->shape().rank();
-      view.dims = held->shape().data();
-      view.data = held->data();
-      view.byte_size = held->TotalBytes();
-    }
-    shared_reply->SendTensor(result, view, result.ok() && is_dead, [held] {});
-  });
+  step->rendezvous->RecvLocal(
+      rendezvous_key, [shared_reply, key = std::string(rendezvous_key)](
+                          const absl::Status& status, const Tensor& value, bool is_dead) {
+        absl::Status result = status;
+        auto held = std::make_shared<Tensor>();
+        if (result.ok() && !is_dead) {
+          if (value.dtype() == TSR_DTYPE_STRING) {
+            result = absl::UnimplementedError(absl::StrCat(
+                "'", key, "' is a string tensor; string tensors cannot cross tasks yet"));
+          } else if (!value.host_accessible()) {
+            Device* device = value.buffer()->allocator()->device();
+            result = device != nullptr ? device->CopyToHost(value, held.get())
+                                       : absl::InternalError("a sent value is in unknown memory");
+          } else {
+            *held = value;
+          }
+        }
+        TSR_TensorView view{};
+        view.struct_size = sizeof(TSR_TensorView);
+        if (result.ok() && !is_dead) {
+          view.dtype = held->dtype();
+          view.rank = held->shape().rank();
+          view.dims = held->shape().data();
+          view.data = held->data();
+          view.byte_size = held->TotalBytes();
+        }
+        shared_reply->SendTensor(result, view, result.ok() && is_dead, [held] {});
+      });
 }
 
 std::pair<int, int> Worker::ExpireIdle(Clock::time_point now) {
@@ -496,9 +494,9 @@ std::pair<int, int> Worker::ExpireIdle(Clock::time_point now) {
         "the step ran past its deadline on ", options_.task_name, " and was cancelled")));
   }
   for (const std::shared_ptr<Step>& step : steps) {
-    step->Abort(absl::DeadlineExceededError(absl::StrCat(
-        "the step's state on ", options_.task_name, " expired after ",
-        options_.step_idle_timeout_ms, " ms without a call")));
+    step->Abort(absl::DeadlineExceededError(
+        absl::StrCat("the step's state on ", options_.task_name, " expired after ",
+                     options_.step_idle_timeout_ms, " ms without a call")));
   }
   return {static_cast<int>(steps.size()), static_cast<int>(sessions.size())};
 }

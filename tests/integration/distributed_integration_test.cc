@@ -110,8 +110,9 @@ std::string EndlessLoopOnWorker1() {
 std::string LoopWithBodyOnWorker1() {
   auto enter = [](const std::string& name, const std::string& input, bool is_constant) {
     return Node(name, "Enter", {input}, "",
-                absl::StrCat(kInt, " attr { key: \"frame_name\" value { s: \"while/ctx\" } } "
-                                   "attr { key: \"is_constant\" value { b: ",
+                absl::StrCat(kInt,
+                             " attr { key: \"frame_name\" value { s: \"while/ctx\" } } "
+                             "attr { key: \"is_constant\" value { b: ",
                              is_constant ? "true" : "false",
                              " } } attr { key: \"parallel_iterations\" value { i: 10 } }"));
   };
@@ -290,8 +291,8 @@ absl::StatusOr<distributed::GetStatusResponse> TaskStatus(const std::string& tra
 // A client process killed in the middle of an endless step leaves nothing behind: the step ends
 // at its deadline, and the session it never closed expires on the master and on every worker.
 TEST_P(DistributedIntegrationTest, AClientKilledMidStepLeavesNoStateBehind) {
-  ASSERT_NO_FATAL_FAILURE(StartCluster(
-      {"--session-idle-timeout-ms", "1500", "--step-idle-timeout-ms", "1500"}));
+  ASSERT_NO_FATAL_FAILURE(
+      StartCluster({"--session-idle-timeout-ms", "1500", "--step-idle-timeout-ms", "1500"}));
   std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
   {
     std::ofstream graph(graph_path);
