@@ -57,6 +57,11 @@ class DistributedSession final : public Session {
                    const std::vector<std::pair<std::string, Tensor>>& feeds,
                    const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
                    std::vector<Tensor>* outputs, RunMetadata* metadata) override {
+    if (options.collect_step_stats) {
+      return absl::UnimplementedError(
+          "step statistics (RunOptions::collect_step_stats, tessera run --trace) are not "
+          "collected by a session on a cluster yet; run the graph in a local session to trace it");
+    }
     distributed::RunStepRequest request;
     request.set_session_handle(handle_);
     for (const auto& [name, value] : feeds) {

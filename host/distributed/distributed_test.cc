@@ -152,6 +152,12 @@ TEST_P(DistributedTest, RunsAPlusBOnAnotherTask) {
   EXPECT_EQ(out[0].flat<float>()[0], 7.0f);
   // The value comes back through the client task's piece (its _Retval).
   EXPECT_THAT(metadata.partition_devices, ElementsAre(kWorker0, kWorker1));
+  // Step statistics are not gathered from the workers: refused, not returned empty.
+  RunOptions traced;
+  traced.collect_step_stats = true;
+  absl::Status status = session->Run(traced, {}, {"c"}, {}, &out, &metadata);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(status.message(), HasSubstr("step statistics"));
 }
 
 // y = ((x * 2 on worker 1) + 1 on ps) * itself on worker 0, fed and fetched by the client, twice
