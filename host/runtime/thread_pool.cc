@@ -68,14 +68,17 @@ int NumSchedulableCores() {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
-ThreadPool::ThreadPool(std::string name, int num_threads) : name_(std::move(name)) {
-  if (num_threads <= 0) num_threads = NumSchedulableCores();
-  pool_ = std::make_unique<Eigen::ThreadPool>(num_threads);
+ThreadPool::ThreadPool(std::string name, int num_threads, bool caller_works)
+    : name_(std::move(name)),
+      num_threads_(num_threads <= 0 ? NumSchedulableCores() : num_threads),
+      caller_works_(caller_works) {
+  pool_ = std::make_unique<Eigen::ThreadPool>(caller_works_ ? std::max(1, num_threads_ - 1)
+                                                            : num_threads_);
 }
 
 ThreadPool::~ThreadPool() = default;
 
-int ThreadPool::NumThreads() const { return pool_->NumThreads(); }
+int ThreadPool::NumThreads() const { return num_threads_; }
 
 int ThreadPool::CurrentThreadId() const { return pool_->CurrentThreadId(); }
 
@@ -84,7 +87,7 @@ void ThreadPool::Schedule(std::function<void()> fn) { pool_->Schedule(std::move(
 void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
                              const std::function<void(int64_t, int64_t)>& fn) {
   if (total <= 0) return;
-  int64_t max_shards = NumThreads() + 1;
+  int64_t max_shards = caller_works_ ? num_threads_ : num_threads_ + 1;
   int64_t cost = std::max<int64_t>(cost_per_unit, 1);
   int64_t by_cost = std::max<int64_t>(1, total * cost / kMinCyclesPerShard);
   int64_t shards = std::min({max_shards, by_cost, total});

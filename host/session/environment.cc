@@ -76,7 +76,9 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   }
   env->kernels_ = std::make_unique<KernelFactory>(env->plugins_->kernels());
   env->inter_op_pool_ = std::make_unique<ThreadPool>("inter_op", options.inter_op_threads);
-  env->intra_op_pool_ = std::make_unique<ThreadPool>("intra_op", options.intra_op_threads);
+  // Kernels run ParallelFor from the thread that runs the node, which works too.
+  env->intra_op_pool_ =
+      std::make_unique<ThreadPool>("intra_op", options.intra_op_threads, /*caller_works=*/true);
   return env;
 }
 

@@ -23,7 +23,8 @@ struct SessionOptions {
   std::string target;
   // Plugin manifests or folders to load before TESSERA_PLUGIN_PATH and the install's plugin folder.
   std::vector<std::string> plugin_paths;
-  // Threads of the inter-op pool (runs expensive nodes) and the intra-op pool (used by kernels);
+  // Threads of the inter-op pool (runs expensive nodes) and threads a kernel may keep busy at once
+  // (the intra-op pool's threads plus the thread running the node, which works in ParallelFor);
   // 0 means one per core.
   int inter_op_threads = 0;
   int intra_op_threads = 0;
