@@ -9,6 +9,7 @@
 #include "plugins/grpc/grpc_channel.h"
 #include "plugins/grpc/grpc_server.h"
 #include "plugins/grpc/options.h"
+#include "tessera/sdk/transport.h"
 
 struct TSR_TransportServer {
   std::unique_ptr<tessera::grpc_plugin::GrpcServer> server;
@@ -40,23 +41,9 @@ TSR_Status* Guarded(const char* slot, Body&& body) {
 TSR_Status* ServerStart(void* /*user_data*/, const TSR_Transport_Listen_Args* args,
                         TSR_TransportServer** server) {
   return Guarded("Server_Start", [&]() -> TSR_Status* {
-    if (args == nullptr || server == nullptr ||
-        !TSR_STRUCT_HAS_FIELD(args, TSR_Transport_Listen_Args, handlers) ||
-        args->address == nullptr) {
-      return sdk::InvalidArgument("Server_Start: NULL arguments or address, or an args struct of ",
-                                  args == nullptr ? 0 : args->struct_size, " bytes")
-          .Release();
-    }
-    const TSR_TransportHandlers* given = args->handlers;
-    if (given == nullptr || !TSR_STRUCT_HAS_FIELD(given, TSR_TransportHandlers, HandleRecvTensor) ||
-        given->HandleCall == nullptr || given->HandleRecvTensor == nullptr) {
-      return sdk::InvalidArgument("Server_Start: the handlers are NULL or incomplete").Release();
-    }
-    TSR_TransportHandlers handlers{};
-    handlers.struct_size = sizeof(handlers);
-    handlers.handler_arg = given->handler_arg;
-    handlers.HandleCall = given->HandleCall;
-    handlers.HandleRecvTensor = given->HandleRecvTensor;
+    TSR_TransportHandlers handlers;
+    sdk::Status checked = sdk::CheckListenArgs(args, server, &handlers);
+    if (!checked.ok()) return checked.Release();
     TransportOptions options;
     Error error = ParseOptions(args->num_options, args->option_keys, args->option_values, &options);
     std::unique_ptr<GrpcServer> started;
@@ -82,15 +69,8 @@ void ServerStop(TSR_TransportServer* server) {
 TSR_Status* ChannelCreate(void* /*user_data*/, const TSR_Transport_Connect_Args* args,
                           TSR_TransportChannel** channel) {
   return Guarded("Channel_Create", [&]() -> TSR_Status* {
-    if (args == nullptr || channel == nullptr ||
-        !TSR_STRUCT_HAS_FIELD(args, TSR_Transport_Connect_Args, option_values) ||
-        args->address == nullptr) {
-      return sdk::InvalidArgument(
-                 "Channel_Create: NULL arguments or address, or an args struct "
-                 "of ",
-                 args == nullptr ? 0 : args->struct_size, " bytes")
-          .Release();
-    }
+    sdk::Status checked = sdk::CheckConnectArgs(args, channel);
+    if (!checked.ok()) return checked.Release();
     TransportOptions options;
     Error error = ParseOptions(args->num_options, args->option_keys, args->option_values, &options);
     std::unique_ptr<GrpcChannel> created;
@@ -125,16 +105,7 @@ void ChannelCall(TSR_TransportChannel* channel, const char* method, const void* 
 }
 
 void ChannelRecvTensor(TSR_TransportChannel* channel, const TSR_Channel_RecvTensor_Args* args) {
-  if (args == nullptr || !TSR_STRUCT_HAS_FIELD(args, TSR_Channel_RecvTensor_Args, done_arg) ||
-      args->done == nullptr) {
-    return;  // nobody to tell
-  }
-  if (channel == nullptr || args->allocate == nullptr) {
-    args->done(args->done_arg,
-               sdk::InvalidArgument("Channel_RecvTensor: NULL channel or allocate").Release(),
-               false);
-    return;
-  }
+  if (!sdk::CheckRecvTensorArgs(channel, args)) return;
   TSR_Status* failure = Guarded("Channel_RecvTensor", [&]() -> TSR_Status* {
     channel->channel->RecvTensor(*args);
     return nullptr;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "tessera/sdk/plugin.h"
+#include "tessera/sdk/transport.h"
 
 struct TSR_TransportServer {
   std::shared_ptr<tessera::loopback::ServerCore> core;
@@ -388,23 +389,9 @@ TSR_Status* Guarded(const char* slot, Body&& body) {
 TSR_Status* ServerStart(void* /*user_data*/, const TSR_Transport_Listen_Args* args,
                         TSR_TransportServer** server) {
   return Guarded("Server_Start", [&]() -> TSR_Status* {
-    if (args == nullptr || server == nullptr ||
-        !TSR_STRUCT_HAS_FIELD(args, TSR_Transport_Listen_Args, handlers) ||
-        args->address == nullptr) {
-      return sdk::InvalidArgument("Server_Start: NULL arguments or address, or an args struct of ",
-                                  args == nullptr ? 0 : args->struct_size, " bytes")
-          .Release();
-    }
-    const TSR_TransportHandlers* given = args->handlers;
-    if (given == nullptr || !TSR_STRUCT_HAS_FIELD(given, TSR_TransportHandlers, HandleRecvTensor) ||
-        given->HandleCall == nullptr || given->HandleRecvTensor == nullptr) {
-      return sdk::InvalidArgument("Server_Start: the handlers are NULL or incomplete").Release();
-    }
-    TSR_TransportHandlers handlers{};
-    handlers.struct_size = sizeof(handlers);
-    handlers.handler_arg = given->handler_arg;
-    handlers.HandleCall = given->HandleCall;
-    handlers.HandleRecvTensor = given->HandleRecvTensor;
+    TSR_TransportHandlers handlers;
+    sdk::Status checked = sdk::CheckListenArgs(args, server, &handlers);
+    if (!checked.ok()) return checked.Release();
     std::string host;
     int port = 0;
     int64_t unused_deadline_ms = 0;  // a channel option; accepted because hosts pass one set
@@ -447,15 +434,8 @@ void ServerStop(TSR_TransportServer* server) {
 TSR_Status* ChannelCreate(void* /*user_data*/, const TSR_Transport_Connect_Args* args,
                           TSR_TransportChannel** channel) {
   return Guarded("Channel_Create", [&]() -> TSR_Status* {
-    if (args == nullptr || channel == nullptr ||
-        !TSR_STRUCT_HAS_FIELD(args, TSR_Transport_Connect_Args, option_values) ||
-        args->address == nullptr) {
-      return sdk::InvalidArgument(
-                 "Channel_Create: NULL arguments or address, or an args struct "
-                 "of ",
-                 args == nullptr ? 0 : args->struct_size, " bytes")
-          .Release();
-    }
+    sdk::Status checked = sdk::CheckConnectArgs(args, channel);
+    if (!checked.ok()) return checked.Release();
     std::string host;
     int port = 0;
     int64_t default_deadline_ms = 0;
@@ -516,16 +496,7 @@ void ChannelCall(TSR_TransportChannel* channel, const char* method, const void* 
 }
 
 void ChannelRecvTensor(TSR_TransportChannel* channel, const TSR_Channel_RecvTensor_Args* args) {
-  if (args == nullptr || !TSR_STRUCT_HAS_FIELD(args, TSR_Channel_RecvTensor_Args, done_arg) ||
-      args->done == nullptr) {
-    return;  // nobody to tell
-  }
-  if (channel == nullptr || args->allocate == nullptr) {
-    args->done(args->done_arg,
-               sdk::InvalidArgument("Channel_RecvTensor: NULL channel or allocate").Release(),
-               false);
-    return;
-  }
+  if (!sdk::CheckRecvTensorArgs(channel, args)) return;
   std::shared_ptr<Exchange> exchange;
   TSR_Status* failure = Guarded("Channel_RecvTensor", [&]() -> TSR_Status* {
     exchange = std::make_shared<Exchange>(ExchangeKind::kRecvTensor, channel->core);
