@@ -3,8 +3,8 @@
 #   1. the release build with warnings as errors, all tests;
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build, all tests;
 #   3. a ThreadSanitizer build of the executor, rendezvous, session, control-flow, multi-device,
-#      distributed-runtime and transport tests (label "tsan"; the distributed ones over the
-#      in-process loopback transport, since Debian's gRPC is not built with TSan).
+#      distributed-runtime, transport and CPU device memory tests (label "tsan"; the distributed
+#      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan).
 # Set TESSERA_SKIP_SANITIZERS=1 to run only the first. Exits non-zero when any test fails and ends
 # with ctest's own summary.
 set -uo pipefail
@@ -34,8 +34,8 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
     echo "asan build failed"; status=1
   fi
 
-  echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports)"
-  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test" \
+  echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports, CPU device memory)"
+  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test cpu_host_memory_test" \
        bash scripts/build.sh build-tsan RelWithDebInfo -DTESSERA_SANITIZE=thread \
        -DTESSERA_BUILD_BENCHMARKS=OFF; then
     TSAN_OPTIONS=halt_on_error=1 run_ctest build-tsan -L tsan

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "plugins/cpu/host_memory.h"
 #include "tessera/sdk/status.h"
 
 // The plugin's definition of the ABI's opaque device handle.
@@ -76,6 +77,13 @@ TSR_Status* GetProperties(TSR_Device* device, TSR_DeviceProperties* properties) 
   return nullptr;
 }
 
+// Shared by every CPU device. Never destroyed: tensors may be freed by static objects at exit,
+// and the plugin is never unloaded (the host loads plugins with RTLD_NODELETE).
+HostMemory& Memory() {
+  static HostMemory* memory = new HostMemory(kMemoryCacheBytes);
+  return *memory;
+}
+
 TSR_Status* AllocateMemory(TSR_Device* device, size_t size, size_t alignment, void** ptr) {
   *ptr = nullptr;
   if (alignment != 0 && (alignment & (alignment - 1)) != 0) {
@@ -84,9 +92,8 @@ TSR_Status* AllocateMemory(TSR_Device* device, size_t size, size_t alignment, vo
         .Release();
   }
   const size_t effective = alignment > kMemoryAlignment ? alignment : kMemoryAlignment;
-  // A zero-byte request still gets a unique pointer: NULL is reserved for "no buffer".
-  if (posix_memalign(ptr, effective, size == 0 ? effective : size) != 0) {
-    *ptr = nullptr;
+  *ptr = Memory().Allocate(size, effective);
+  if (*ptr == nullptr) {
     return sdk::ResourceExhausted("out of memory allocating ", size, " bytes (alignment ",
                                   effective, ") on CPU:", device->ordinal)
         .Release();
@@ -94,7 +101,7 @@ TSR_Status* AllocateMemory(TSR_Device* device, size_t size, size_t alignment, vo
   return nullptr;
 }
 
-void FreeMemory(TSR_Device* /*device*/, void* ptr, size_t /*size*/) { std::free(ptr); }
+void FreeMemory(TSR_Device* /*device*/, void* ptr, size_t size) { Memory().Free(ptr, size); }
 
 TSR_Status* Memcpy(TSR_Device* /*device*/, TSR_Stream* /*stream*/, void* dst, const void* src,
                    size_t size) {

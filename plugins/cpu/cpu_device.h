@@ -16,6 +16,8 @@ inline constexpr char kDeviceType[] = "CPU";
 inline constexpr int kDevicePriority = 60;
 // Alignment of every Memory_Allocate result (the host's tensor alignment).
 inline constexpr size_t kMemoryAlignment = 64;
+// Freed blocks of 256 KiB and more that the devices keep for reuse, at most (host_memory.h).
+inline constexpr size_t kMemoryCacheBytes = size_t{256} << 20;
 // Devices when the configuration says nothing, and the most it may ask for (CPU:0 .. CPU:255).
 inline constexpr int32_t kDefaultDeviceCount = 1;
 inline constexpr int32_t kMaxDeviceCount = 256;
