@@ -149,6 +149,13 @@ std::vector<ConvCase> Cases() {
   big.batch = 13;
   big.rows = big.cols = 12;
   cases.push_back(big);
+  // A filter larger than the image but within a core's cache: one image is cut by output
+  // channels too, each group reordering its own part of the filter.
+  ConvCase channels = base;
+  channels.rows = channels.cols = 16;
+  channels.depth = 32;
+  channels.out_depth = 192;
+  cases.push_back(channels);
   // A filter larger than a core's cache: one image is cut by output channels (the last group
   // narrower), three images too so that the threads end together.
   ConvCase wide = base;

@@ -86,8 +86,9 @@ struct Reorder {
 };
 
 // Cuts the output into pieces so that the threads end together: whole images when there are
-// enough of them; else, for a filter too large for a core's cache, groups of output channels
-// (each thread then streams only its share of the filter); else bands of output rows.
+// enough of them; else groups of output channels when the filter is larger than an image or than
+// a core's cache (each thread then reads only its share of the filter); else bands of output
+// rows.
 std::vector<Piece> PlanPieces(const ConvGeometry& g, int threads) {
   const double flops = 2.0 * static_cast<double>(g.batch * g.out_rows * g.out_cols) *
                        static_cast<double>(g.out_depth * g.gemm_depth());
@@ -100,6 +101,7 @@ std::vector<Piece> PlanPieces(const ConvGeometry& g, int threads) {
     const double per_thread = flops / threads;
     const int64_t wanted = threads * (per_thread < 2e8 ? 4 : per_thread < 1e9 ? 2 : 1);
     const double filter_bytes = 4.0 * static_cast<double>(g.gemm_depth() * g.out_depth);
+    const double image_bytes = 4.0 * static_cast<double>(g.in_rows * g.in_cols * g.in_depth);
     images_per_piece = 1;
     if (g.batch >= wanted) {
       // As few pieces of whole images as keep the threads busy: every piece streams the whole
@@ -111,11 +113,15 @@ std::vector<Piece> PlanPieces(const ConvGeometry& g, int threads) {
       if (balance >= kMinBalance) images_per_piece = images;
     }
     if (images_per_piece == 1) {
-      const bool by_channels = filter_bytes > kCoreCacheBytes && g.out_depth >= 2 * kChannelAlign;
+      const bool by_channels = g.out_depth >= 2 * kChannelAlign &&
+                               (filter_bytes > kCoreCacheBytes || filter_bytes > image_bytes);
       int64_t& cuts = by_channels ? channel_groups : bands;
       const int64_t limit =
           by_channels ? g.out_depth / kChannelAlign : std::min<int64_t>(g.out_rows, 8 * threads);
-      cuts = std::min(limit, CeilDiv(wanted, g.batch));
+      // One channel group per thread: with one image, each group's piece reorders its own part
+      // of the filter and waits for no other (Plan::fused). Bands wait for the whole filter's
+      // reorder, so short convolutions get a few per thread.
+      cuts = std::min(limit, CeilDiv(by_channels ? threads : wanted, g.batch));
       // Enough pieces for the last round to keep the threads busy.
       for (int64_t candidate = cuts; candidate <= limit; ++candidate) {
         const int64_t pieces = g.batch * candidate;
@@ -163,14 +169,128 @@ dnnl::memory::dims Dims(std::initializer_list<int64_t> values) {
 
 }  // namespace
 
+// Everything a run of one geometry on a given number of threads needs, built once per kernel:
+// the pieces, their primitives, the filter's layouts and its reorders, and the memory sizes.
+struct Plan {
+  // Output channels [oc0, oc1) of the filter in one primitive layout, at `offset` in the run's
+  // filter buffer.
+  struct Group {
+    int64_t oc0, oc1;
+    dnnl::memory::desc weights;
+    size_t offset;
+  };
+  struct ReorderItem {
+    std::shared_ptr<Reorder> reorder;
+    size_t offset;  // of its target in the filter buffer
+  };
+  std::vector<Piece> pieces;
+  std::vector<std::shared_ptr<Primitive>> primitives;  // one per piece
+  std::vector<int> group_of;                           // one per piece
+  std::vector<Group> groups;
+  std::vector<ReorderItem> reorders;
+  // Each piece has its own channel group and reorder, so one item reorders its group's filter
+  // and then runs its piece, with no wait for the other reorders.
+  bool fused = false;
+  size_t scratch = 64;     // bytes of the largest scratchpad
+  size_t filter_size = 0;  // bytes of the reordered filter
+  size_t staging = 0;      // floats a piece of some channels writes before its copy into place
+  bool declined = false;   // oneDNN has no fast primitive here: the caller uses another path
+};
+
 struct OneDnnConvolution::Impl {
   std::mutex mu;
+  std::map<std::vector<int64_t>, std::shared_ptr<const Plan>> plans;
   std::map<std::vector<int64_t>, std::shared_ptr<Primitive>> primitives;
   std::map<std::vector<int64_t>, std::shared_ptr<Reorder>> reorders;
   std::vector<std::unique_ptr<Buffer>> free_buffers;
 
   // Caches stay small: a kernel sees few shapes, and a new one only costs a rebuild.
   static constexpr size_t kMaxCached = 64;
+  // A run keeps one filter, and a scratchpad and a staging buffer per worker.
+  static constexpr size_t kMaxFreeBuffers = 16;
+
+  std::shared_ptr<const Plan> GetPlan(const ConvGeometry& g, int threads) {
+    const std::vector<int64_t> key = {
+        threads,       g.batch,       g.in_rows,      g.in_cols,       g.in_depth,
+        g.filter_rows, g.filter_cols, g.filter_depth, g.out_depth,     g.out_rows,
+        g.out_cols,    g.stride_rows, g.stride_cols,  g.dilation_rows, g.dilation_cols,
+        g.pad_top,     g.pad_bottom,  g.pad_left,     g.pad_right};
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = plans.find(key);
+      if (it != plans.end()) return it->second;
+    }
+    std::shared_ptr<const Plan> plan = BuildPlan(g, threads);
+    std::lock_guard<std::mutex> lock(mu);
+    if (plans.size() >= kMaxCached) plans.clear();
+    plans.emplace(key, plan);
+    return plan;
+  }
+
+  std::shared_ptr<const Plan> BuildPlan(const ConvGeometry& g, int threads) {
+    auto plan = std::make_shared<Plan>();
+    plan->declined = true;
+    if (g.groups() != 1) return plan;
+    plan->pieces = PlanPieces(g, threads);
+    try {
+      // Primitives are built with OpenMP held to one thread: oneDNN sizes its work for the
+      // threads it will run on.
+      SingleThreadedOpenMp single_threaded;
+      for (const Piece& piece : plan->pieces) {
+        if (piece.in_rows <= 0) return plan;
+        plan->primitives.push_back(GetPrimitive(g, piece));
+        if (plan->primitives.back() == nullptr) return plan;
+        const dnnl::memory::desc weights = plan->primitives.back()->pd.weights_desc();
+        size_t group = 0;
+        while (group < plan->groups.size() && plan->groups[group].oc0 != piece.oc0) ++group;
+        if (group == plan->groups.size()) {
+          plan->groups.push_back({piece.oc0, piece.oc1, weights, plan->filter_size});
+          plan->filter_size += (weights.get_size() + 63) / 64 * 64;
+        }
+        if (plan->groups[group].weights != weights) return plan;
+        plan->group_of.push_back(static_cast<int>(group));
+        plan->scratch =
+            std::max(plan->scratch, plan->primitives.back()->pd.scratchpad_desc().get_size());
+        if (piece.channels() != g.out_depth) {
+          plan->staging = std::max<size_t>(plan->staging, piece.images * (piece.row1 - piece.row0) *
+                                                              g.out_cols * piece.channels());
+        }
+      }
+      if (plan->groups.size() == 1) {
+        // One filter for every piece: its reorder cut along output channels on the layout's
+        // channel blocks (when the layout has no padding to fill).
+        const dnnl_memory_desc_t& raw = plan->groups[0].weights.data;
+        int64_t block = 1;
+        for (int i = 0; i < raw.format_desc.blocking.inner_nblks; ++i) {
+          if (raw.format_desc.blocking.inner_idxs[i] == 0) {
+            block *= raw.format_desc.blocking.inner_blks[i];
+          }
+        }
+        bool padded = false;
+        for (int i = 0; i < raw.ndims; ++i) padded |= raw.padded_dims[i] != raw.dims[i];
+        const int64_t blocks = CeilDiv(g.out_depth, block);
+        const int64_t parts = padded ? 1 : std::min<int64_t>(blocks, threads);
+        for (int64_t part = 0; part < parts; ++part) {
+          const int64_t o0 = blocks * part / parts * block;
+          const int64_t o1 = std::min(g.out_depth, blocks * (part + 1) / parts * block);
+          plan->reorders.push_back({GetReorder(g, plan->groups[0].weights, o0, o1), 0});
+        }
+      } else {
+        for (const Plan::Group& group : plan->groups) {
+          plan->reorders.push_back(
+              {GetReorder(g, group.weights, group.oc0, group.oc1), group.offset});
+        }
+        plan->fused = plan->groups.size() == plan->pieces.size();
+      }
+      for (const Plan::ReorderItem& item : plan->reorders) {
+        plan->scratch = std::max(plan->scratch, item.reorder->scratch.get_size());
+      }
+    } catch (const dnnl::error&) {
+      return plan;
+    }
+    plan->declined = false;
+    return plan;
+  }
 
   std::shared_ptr<Primitive> GetPrimitive(const ConvGeometry& g, const Piece& piece) {
     const std::vector<int64_t> key = piece.Key(g);
@@ -237,6 +357,9 @@ struct OneDnnConvolution::Impl {
     return reorder;
   }
 
+  // A buffer of at least `size` bytes: a kept one of at most twice that size, else a new one.
+  // Reusing buffers spares the page faults of fresh memory on every run (the filter in the
+  // primitives' layout, scratchpads and stagings are megabytes for large convolutions).
   std::unique_ptr<Buffer> TakeBuffer(size_t size) {
     std::lock_guard<std::mutex> lock(mu);
     for (auto it = free_buffers.begin(); it != free_buffers.end(); ++it) {
@@ -248,12 +371,38 @@ struct OneDnnConvolution::Impl {
     }
     return std::make_unique<Buffer>(size);
   }
-  void ReturnBuffer(std::unique_ptr<Buffer> buffer) {
+  // Keeps `buffers` for later runs; the least recently returned go beyond kMaxFreeBuffers.
+  void ReturnBuffers(std::vector<std::unique_ptr<Buffer>>& buffers) {
     std::lock_guard<std::mutex> lock(mu);
-    if (free_buffers.size() >= 2) free_buffers.erase(free_buffers.begin());
-    free_buffers.push_back(std::move(buffer));
+    for (std::unique_ptr<Buffer>& buffer : buffers) {
+      if (buffer != nullptr) free_buffers.push_back(std::move(buffer));
+    }
+    if (free_buffers.size() > kMaxFreeBuffers) {
+      free_buffers.erase(free_buffers.begin(),
+                         free_buffers.begin() + (free_buffers.size() - kMaxFreeBuffers));
+    }
+    buffers.clear();
   }
 };
+
+namespace {
+
+// Executes `primitive` on `stream` with `args` (and `scratchpad` when it needs one) and waits.
+void Execute(const dnnl::primitive& primitive, dnnl::stream& stream,
+             const dnnl::memory::desc& scratch_desc, void* scratchpad,
+             std::vector<dnnl_exec_arg_t>& args) {
+  dnnl::memory scratch_memory;
+  if (scratch_desc.get_size() > 0) {
+    scratch_memory = dnnl::memory(scratch_desc, Engine(), scratchpad);
+    args.push_back({DNNL_ARG_SCRATCHPAD, scratch_memory.get()});
+  }
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(), stream.get(),
+                                                 static_cast<int>(args.size()), args.data()),
+                          "could not execute a primitive");
+  stream.wait();
+}
+
+}  // namespace
 
 OneDnnConvolution::OneDnnConvolution() : impl_(std::make_unique<Impl>()) {}
 OneDnnConvolution::~OneDnnConvolution() = default;
@@ -263,141 +412,74 @@ bool OneDnnConvolution::Available() { return true; }
 bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const float* filter,
                             float* output, TSR_ThreadPool* pool) {
   if (g.groups() != 1) return false;
-  const int threads = UsableThreads(pool);
-  const std::vector<Piece> pieces = PlanPieces(g, threads);
-  // Each channel group of the pieces has its filter reordered into its own part of one buffer.
-  struct Group {
-    int64_t oc0, oc1;
-    dnnl::memory::desc weights;
-    size_t offset;
-  };
-  std::vector<Group> groups;
-  std::vector<int> group_of(pieces.size());
-  std::vector<std::shared_ptr<Primitive>> primitives;
-  struct ReorderItem {
-    std::shared_ptr<Reorder> reorder;
-    size_t offset;  // of its target in the filter buffer
-  };
-  std::vector<ReorderItem> reorders;
-  size_t scratch = 64;
-  size_t filter_size = 0;
-  size_t staging = 0;  // floats a piece of some channels writes before its copy into the output
-  try {
-    // Primitives are built with OpenMP held to one thread: oneDNN sizes its work for the
-    // threads it will run on.
-    SingleThreadedOpenMp single_threaded;
-    for (size_t i = 0; i < pieces.size(); ++i) {
-      const Piece& piece = pieces[i];
-      if (piece.in_rows <= 0) return false;
-      primitives.push_back(impl_->GetPrimitive(g, piece));
-      if (primitives.back() == nullptr) return false;
-      const dnnl::memory::desc weights = primitives.back()->pd.weights_desc();
-      size_t group = 0;
-      while (group < groups.size() && groups[group].oc0 != piece.oc0) ++group;
-      if (group == groups.size()) {
-        groups.push_back({piece.oc0, piece.oc1, weights, filter_size});
-        filter_size += (weights.get_size() + 63) / 64 * 64;
-      }
-      if (groups[group].weights != weights) return false;
-      group_of[i] = static_cast<int>(group);
-      scratch = std::max(scratch, primitives.back()->pd.scratchpad_desc().get_size());
-      if (piece.channels() != g.out_depth) {
-        staging = std::max<size_t>(
-            staging, piece.images * (piece.row1 - piece.row0) * g.out_cols * piece.channels());
-      }
-    }
-    if (groups.size() == 1) {
-      // One filter for every piece: its reorder cut along output channels on the layout's
-      // channel blocks (when the layout has no padding to fill).
-      const dnnl_memory_desc_t& raw = groups[0].weights.data;
-      int64_t block = 1;
-      for (int i = 0; i < raw.format_desc.blocking.inner_nblks; ++i) {
-        if (raw.format_desc.blocking.inner_idxs[i] == 0) {
-          block *= raw.format_desc.blocking.inner_blks[i];
-        }
-      }
-      bool padded = false;
-      for (int i = 0; i < raw.ndims; ++i) padded |= raw.padded_dims[i] != raw.dims[i];
-      const int64_t blocks = CeilDiv(g.out_depth, block);
-      const int64_t parts = padded ? 1 : std::min<int64_t>(blocks, threads);
-      for (int64_t part = 0; part < parts; ++part) {
-        const int64_t o0 = blocks * part / parts * block;
-        const int64_t o1 = std::min(g.out_depth, blocks * (part + 1) / parts * block);
-        reorders.push_back({impl_->GetReorder(g, groups[0].weights, o0, o1), 0});
-      }
-    } else {
-      for (const Group& group : groups) {
-        reorders.push_back(
-            {impl_->GetReorder(g, group.weights, group.oc0, group.oc1), group.offset});
-      }
-    }
-    for (const ReorderItem& item : reorders) {
-      scratch = std::max(scratch, item.reorder->scratch.get_size());
-    }
-  } catch (const dnnl::error&) {
-    return false;
-  }
-
-  std::unique_ptr<Buffer> filter_buffer = impl_->TakeBuffer(filter_size);
-  char* filters = static_cast<char*>(filter_buffer->data());
+  const std::shared_ptr<const Plan> plan = impl_->GetPlan(g, UsableThreads(pool));
+  if (plan->declined) return false;
+  // Every buffer of this run, given back to the kernel's pool at the end: the filter first, then
+  // a scratchpad and (when pieces are staged) a staging buffer per worker.
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  buffers.push_back(impl_->TakeBuffer(plan->filter_size));
+  char* filters = static_cast<char*>(buffers[0]->data());
   // One pass over the pool: the filter's reorders first, then the pieces, which wait for the
-  // last reorder to finish (it is already running on another worker).
-  const int64_t parts = static_cast<int64_t>(reorders.size());
-  const int64_t items = parts + static_cast<int64_t>(pieces.size());
+  // last reorder to finish (it is already running on another worker). Fused plans run each
+  // piece right after its own reorder.
+  const int64_t parts = plan->fused ? 0 : static_cast<int64_t>(plan->reorders.size());
+  const int64_t items = parts + static_cast<int64_t>(plan->pieces.size());
   const int workers = ParallelWorkers(pool, items, 1e9);
-  std::vector<Buffer> scratchpads;
-  std::vector<std::unique_ptr<float[]>> stagings;
+  std::vector<void*> scratchpads;
+  std::vector<float*> stagings;
   for (int i = 0; i < workers; ++i) {
-    scratchpads.emplace_back(scratch);
-    stagings.emplace_back(staging > 0 ? new float[staging] : nullptr);
+    buffers.push_back(impl_->TakeBuffer(plan->scratch));
+    scratchpads.push_back(buffers.back()->data());
+    if (plan->staging > 0) {
+      buffers.push_back(impl_->TakeBuffer(plan->staging * sizeof(float)));
+      stagings.push_back(static_cast<float*>(buffers.back()->data()));
+    }
   }
+  std::vector<std::unique_ptr<dnnl::stream>> streams(workers);
   std::atomic<bool> failed{false};
   std::atomic<int64_t> parts_done{0};
-  // The arguments of one execution, with the worker's scratchpad when the primitive needs one.
-  auto arguments = [&](int worker, const dnnl::memory::desc& scratch_desc,
-                       std::unordered_map<int, dnnl::memory> args) {
-    if (scratch_desc.get_size() > 0) {
-      args.emplace(DNNL_ARG_SCRATCHPAD,
-                   dnnl::memory(scratch_desc, Engine(), scratchpads[worker].data()));
-    }
-    return args;
-  };
   const int64_t in_image = g.in_rows * g.in_cols * g.in_depth;
   const int64_t out_image = g.out_rows * g.out_cols * g.out_depth;
+  auto reorder_filter = [&](int worker, const Plan::ReorderItem& item) {
+    const Reorder& reorder = *item.reorder;
+    dnnl::memory from(reorder.from, Engine(), const_cast<float*>(filter));
+    dnnl::memory to(reorder.to, Engine(), filters + item.offset);
+    std::vector<dnnl_exec_arg_t> args = {{DNNL_ARG_FROM, from.get()}, {DNNL_ARG_TO, to.get()}};
+    Execute(reorder.primitive, *streams[worker], reorder.scratch, scratchpads[worker], args);
+  };
   ParallelItems(pool, items, 1e9, [&](int worker, int64_t item) {
     try {
-      dnnl::stream stream(Engine());
+      if (streams[worker] == nullptr) streams[worker] = std::make_unique<dnnl::stream>(Engine());
       if (item < parts) {
-        const Reorder& reorder = *reorders[item].reorder;
-        dnnl::memory from(reorder.from, Engine(), const_cast<float*>(filter));
-        dnnl::memory to(reorder.to, Engine(), filters + reorders[item].offset);
-        reorder.primitive.execute(
-            stream, arguments(worker, reorder.scratch, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}));
-        stream.wait();
+        reorder_filter(worker, plan->reorders[item]);
         parts_done.fetch_add(1, std::memory_order_release);
         return;
       }
-      while (parts_done.load(std::memory_order_acquire) < parts) std::this_thread::yield();
+      const int64_t index = item - parts;
+      if (plan->fused) {
+        reorder_filter(worker, plan->reorders[plan->group_of[index]]);
+      } else {
+        while (parts_done.load(std::memory_order_acquire) < parts) std::this_thread::yield();
+      }
       if (failed) return;
-      const Piece& piece = pieces[item - parts];
-      const Primitive& primitive = *primitives[item - parts];
-      const Group& group = groups[group_of[item - parts]];
+      const Piece& piece = plan->pieces[index];
+      const Primitive& primitive = *plan->primitives[index];
+      const Plan::Group& group = plan->groups[plan->group_of[index]];
       float* out = output + piece.image * out_image + piece.row0 * g.out_cols * g.out_depth;
       const bool staged = piece.channels() != g.out_depth;
       dnnl::memory src(primitive.pd.src_desc(), Engine(),
                        const_cast<float*>(input + piece.image * in_image +
                                           piece.in_row0 * g.in_cols * g.in_depth));
-      dnnl::memory dst(primitive.pd.dst_desc(), Engine(), staged ? stagings[worker].get() : out);
-      dnnl::memory weight_memory(group.weights, Engine(), filters + group.offset);
-      primitive.conv.execute(
-          stream,
-          arguments(worker, primitive.pd.scratchpad_desc(),
-                    {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weight_memory}, {DNNL_ARG_DST, dst}}));
-      stream.wait();
+      dnnl::memory dst(primitive.pd.dst_desc(), Engine(), staged ? stagings[worker] : out);
+      dnnl::memory weights(group.weights, Engine(), filters + group.offset);
+      std::vector<dnnl_exec_arg_t> args = {
+          {DNNL_ARG_SRC, src.get()}, {DNNL_ARG_WEIGHTS, weights.get()}, {DNNL_ARG_DST, dst.get()}};
+      Execute(primitive.conv, *streams[worker], primitive.pd.scratchpad_desc(), scratchpads[worker],
+              args);
       if (staged) {
         // The piece's channels into their columns of the output pixels.
         const int64_t pixels = piece.images * (piece.row1 - piece.row0) * g.out_cols;
-        const float* staged_data = stagings[worker].get();
+        const float* staged_data = stagings[worker];
         for (int64_t p = 0; p < pixels; ++p) {
           std::copy(staged_data + p * piece.channels(), staged_data + (p + 1) * piece.channels(),
                     out + p * g.out_depth + piece.oc0);
@@ -408,7 +490,7 @@ bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const flo
       if (item < parts) parts_done.fetch_add(1, std::memory_order_release);
     }
   });
-  impl_->ReturnBuffer(std::move(filter_buffer));
+  impl_->ReturnBuffers(buffers);
   return !failed;
 }
 
