@@ -13,20 +13,16 @@
 //   S = 4096: batch 4, 32x32, depth 512, 4096 filters
 #include <cblas.h>
 #include <dnnl.h>
-#include <immintrin.h>
 #include <omp.h>
-#include <pthread.h>
-#include <sched.h>
 
 #include <algorithm>
-#include <chrono>
 #include <dnnl.hpp>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "bench/fma_peak.h"
 #include "benchmark/benchmark.h"
 #include "google/protobuf/text_format.h"
 #include "host/session/session.h"
@@ -36,91 +32,11 @@ namespace {
 
 // ---- The FMA peak ------------------------------------------------------------------------------
 
-constexpr long kPeakIterations = 400'000'000;
-
-// GFLOP/s of one thread running 12 independent FMA chains of 8 (AVX2) or 16 (AVX-512) floats.
-__attribute__((target("avx2,fma"))) double Avx2Chains() {
-  __m256 acc[12];
-  for (int i = 0; i < 12; ++i) acc[i] = _mm256_set1_ps(0.001f * i);
-  const __m256 a = _mm256_set1_ps(0.9999f), b = _mm256_set1_ps(0.0001f);
-  const auto start = std::chrono::steady_clock::now();
-  for (long it = 0; it < kPeakIterations / 12; ++it) {
-    for (int i = 0; i < 12; ++i) acc[i] = _mm256_fmadd_ps(acc[i], a, b);
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  float sink = 0;
-  for (int i = 0; i < 12; ++i) sink += _mm256_cvtss_f32(acc[i]);
-  benchmark::DoNotOptimize(sink);
-  return static_cast<double>(kPeakIterations / 12) * 12 * 8 * 2 / seconds * 1e-9;
-}
-
-__attribute__((target("avx512f"))) double Avx512Chains() {
-  __m512 acc[12];
-  for (int i = 0; i < 12; ++i) acc[i] = _mm512_set1_ps(0.001f * i);
-  const __m512 a = _mm512_set1_ps(0.9999f), b = _mm512_set1_ps(0.0001f);
-  const auto start = std::chrono::steady_clock::now();
-  for (long it = 0; it < kPeakIterations / 12; ++it) {
-    for (int i = 0; i < 12; ++i) acc[i] = _mm512_fmadd_ps(acc[i], a, b);
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  float sink = 0;
-  for (int i = 0; i < 12; ++i) {
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, acc[i]);
-    sink += lanes[0];
-  }
-  benchmark::DoNotOptimize(sink);
-  return static_cast<double>(kPeakIterations / 12) * 12 * 16 * 2 / seconds * 1e-9;
-}
-
-// Pins the calling thread to the `index`-th CPU this process may use, so that the peak's threads
-// run on distinct cores from the start.
-void PinToCpu(int index) {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
-  int seen = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (!CPU_ISSET(cpu, &allowed)) continue;
-    if (seen++ == index) {
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(cpu, &one);
-      pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-      return;
-    }
-  }
-}
-
-// The widest FMA this CPU has (AVX-512, else AVX2), or AVX2 alone when `avx2_only`, on `threads`
-// threads at once: total GFLOP/s, the best of 3 tries.
-double FmaPeak(int threads, bool avx2_only = false) {
-  const bool avx512 = !avx2_only && __builtin_cpu_supports("avx512f");
-  if (!avx512 && !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) return 0;
-  double best = 0;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    std::vector<double> results(threads);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t) {
-      workers.emplace_back([&, t] {
-        PinToCpu(t);
-        results[t] = avx512 ? Avx512Chains() : Avx2Chains();
-      });
-    }
-    for (std::thread& w : workers) w.join();
-    double total = 0;
-    for (double r : results) total += r;
-    best = std::max(best, total);
-  }
-  return best;
-}
-
 // The peak for `threads` threads, measured once per thread count.
 double Peak(int threads) {
   static double peaks[3] = {0, 0, 0};
   if (threads < 1 || threads > 2) return 0;
-  if (peaks[threads] == 0) peaks[threads] = FmaPeak(threads);
+  if (peaks[threads] == 0) peaks[threads] = bench::MeasureFmaPeakGflops(threads);
   return peaks[threads];
 }
 
@@ -128,8 +44,8 @@ void BM_FmaPeak(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(Peak(threads));
   state.counters["GFLOPs"] = Peak(threads);
-  state.counters["avx512"] = __builtin_cpu_supports("avx512f") ? 1 : 0;
-  state.counters["avx2_GFLOPs"] = FmaPeak(threads, /*avx2_only=*/true);
+  state.counters["avx512"] = bench::HasAvx512() ? 1 : 0;
+  state.counters["avx2_GFLOPs"] = bench::MeasureFmaPeakGflops(threads, /*avx2_only=*/true);
 }
 BENCHMARK(BM_FmaPeak)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kMillisecond);
 
