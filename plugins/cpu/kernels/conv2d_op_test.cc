@@ -5,8 +5,11 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "google/protobuf/text_format.h"
+#include "host/session/session.h"
 #include "plugins/cpu/kernels/conv_test_util.h"
 #include "plugins/cpu/kernels/gemm/sanitizer_options.h"
 
@@ -211,6 +214,87 @@ TEST(Conv2DOpTest, ResultsAreTheSameOnEveryRun) {
     ASSERT_EQ(again.NumElements(), first.NumElements());
     EXPECT_EQ(0, std::memcmp(again.data<float>(), first.data<float>(),
                              sizeof(float) * first.NumElements()));
+  }
+}
+
+// x, w -> Conv2D (SAME, unit strides) -> y.
+constexpr char kConvGraph[] = R"pb(
+  node {
+    name: "x"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "w"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "y"
+    op: "Conv2D"
+    input: "x"
+    input: "w"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "strides"
+      value { list { i: 1 i: 1 i: 1 i: 1 } }
+    }
+    attr {
+      key: "padding"
+      value { s: "SAME" }
+    }
+  }
+)pb";
+
+TEST(Conv2DOpTest, ConcurrentStepsOfOneKernelEachGetTheirOwnResult) {
+  // One session, so one Conv2D kernel: steps running at once share its plans, and each takes its
+  // own run memory (reordered filter, scratchpads, stagings). Channel groups, as cut for a
+  // filter larger than the image.
+  tensorflow::GraphDef graph;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(kConvGraph, &graph));
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(SessionOptions(), graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  ConvCase k;
+  k.rows = k.cols = 16;
+  k.depth = 32;
+  k.out_depth = 192;
+  constexpr int kThreads = 3;
+  constexpr int kSteps = 8;
+  // Inputs and expected outputs first: the random generator is not shared across threads.
+  std::vector<Tensor> inputs, filters;
+  std::vector<std::vector<float>> expected;
+  for (int i = 0; i < kThreads * kSteps; ++i) {
+    inputs.push_back(Random<float>(Shape({1, 16, 16, 32}), -1, 1));
+    filters.push_back(Random<float>(Shape({3, 3, 32, 192}), -1, 1));
+    expected.push_back(ReferenceConv<float>(k, inputs.back(), filters.back()));
+  }
+  std::vector<std::vector<Tensor>> results(kThreads * kSteps);
+  std::vector<absl::Status> statuses(kThreads * kSteps);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int step = 0; step < kSteps; ++step) {
+        const int i = t * kSteps + step;
+        statuses[i] =
+            (*session)->Run({{"x", inputs[i]}, {"w", filters[i]}}, {"y"}, {}, &results[i]);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int i = 0; i < kThreads * kSteps; ++i) {
+    SCOPED_TRACE("step " + std::to_string(i));
+    ASSERT_TRUE(statuses[i].ok()) << statuses[i];
+    ExpectTensorNear<float>(results[i][0], TSR_DTYPE_FLOAT, Shape({1, 16, 16, 192}), expected[i],
+                            2e-5 * 9 * 32);
   }
 }
 

@@ -28,6 +28,8 @@ namespace tessera::cpu {
 #if TESSERA_CPU_HAVE_ONEDNN
 namespace {
 
+// Contexts a plan keeps for its next runs (more are made when runs overlap, and dropped after).
+constexpr size_t kMaxIdleContexts = 2;
 // Pieces are balanced when the last round of pieces keeps this share of the threads busy.
 constexpr double kMinBalance = 0.85;
 // Below this many flops the whole convolution is one piece.
@@ -169,6 +171,8 @@ dnnl::memory::dims Dims(std::initializer_list<int64_t> values) {
 
 }  // namespace
 
+struct RunContext;
+
 // Everything a run of one geometry on a given number of threads needs, built once per kernel:
 // the pieces, their primitives, the filter's layouts and its reorders, and the memory sizes.
 struct Plan {
@@ -195,6 +199,60 @@ struct Plan {
   size_t filter_size = 0;  // bytes of the reordered filter
   size_t staging = 0;      // floats a piece of some channels writes before its copy into place
   bool declined = false;   // oneDNN has no fast primitive here: the caller uses another path
+
+  // Contexts of finished runs, kept for the next ones (at most kMaxIdleContexts).
+  mutable std::mutex mu;
+  mutable std::vector<std::unique_ptr<RunContext>> idle;
+};
+
+// What one run of a plan needs besides the plan, made on a plan's first run and reused by the
+// later ones, so that a run allocates nothing: the filter in the primitives' layout, per worker a
+// stream, a scratchpad and a staging buffer, and per item the memory objects of its arguments
+// (pointed at each run's input and output with set_data_handle). Concurrent runs of one plan each
+// take their own.
+struct RunContext {
+  struct ReorderArguments {
+    dnnl::memory from, to, scratch;
+  };
+  struct PieceArguments {
+    dnnl::memory src, weights, dst, scratch;
+  };
+  Buffer filter;
+  std::vector<dnnl::stream> streams;
+  std::vector<Buffer> scratchpads;
+  std::vector<Buffer> stagings;
+  std::vector<ReorderArguments> reorders;  // one per Plan::reorders
+  std::vector<PieceArguments> pieces;      // one per Plan::pieces
+
+  RunContext(const Plan& plan, int workers) : filter(std::max<size_t>(plan.filter_size, 64)) {
+    char* filters = static_cast<char*>(filter.data());
+    for (int i = 0; i < workers; ++i) {
+      streams.emplace_back(Engine());
+      scratchpads.emplace_back(plan.scratch);
+      if (plan.staging > 0) stagings.emplace_back(plan.staging * sizeof(float));
+    }
+    for (const Plan::ReorderItem& item : plan.reorders) {
+      ReorderArguments args;
+      args.from = dnnl::memory(item.reorder->from, Engine(), DNNL_MEMORY_NONE);
+      args.to = dnnl::memory(item.reorder->to, Engine(), filters + item.offset);
+      if (item.reorder->scratch.get_size() > 0) {
+        args.scratch = dnnl::memory(item.reorder->scratch, Engine(), DNNL_MEMORY_NONE);
+      }
+      reorders.push_back(std::move(args));
+    }
+    for (size_t i = 0; i < plan.pieces.size(); ++i) {
+      const Primitive& primitive = *plan.primitives[i];
+      const Plan::Group& group = plan.groups[plan.group_of[i]];
+      PieceArguments args;
+      args.src = dnnl::memory(primitive.pd.src_desc(), Engine(), DNNL_MEMORY_NONE);
+      args.weights = dnnl::memory(group.weights, Engine(), filters + group.offset);
+      args.dst = dnnl::memory(primitive.pd.dst_desc(), Engine(), DNNL_MEMORY_NONE);
+      if (primitive.pd.scratchpad_desc().get_size() > 0) {
+        args.scratch = dnnl::memory(primitive.pd.scratchpad_desc(), Engine(), DNNL_MEMORY_NONE);
+      }
+      pieces.push_back(std::move(args));
+    }
+  }
 };
 
 struct OneDnnConvolution::Impl {
@@ -202,12 +260,11 @@ struct OneDnnConvolution::Impl {
   std::map<std::vector<int64_t>, std::shared_ptr<const Plan>> plans;
   std::map<std::vector<int64_t>, std::shared_ptr<Primitive>> primitives;
   std::map<std::vector<int64_t>, std::shared_ptr<Reorder>> reorders;
-  std::vector<std::unique_ptr<Buffer>> free_buffers;
 
-  // Caches stay small: a kernel sees few shapes, and a new one only costs a rebuild.
+  // Caches stay small: a kernel sees few shapes, and a new one only costs a rebuild. Plans are
+  // fewer: each keeps its runs' memory (a reordered filter, scratchpads and stagings).
   static constexpr size_t kMaxCached = 64;
-  // A run keeps one filter, and a scratchpad and a staging buffer per worker.
-  static constexpr size_t kMaxFreeBuffers = 16;
+  static constexpr size_t kMaxPlans = 8;
 
   std::shared_ptr<const Plan> GetPlan(const ConvGeometry& g, int threads) {
     const std::vector<int64_t> key = {
@@ -222,7 +279,7 @@ struct OneDnnConvolution::Impl {
     }
     std::shared_ptr<const Plan> plan = BuildPlan(g, threads);
     std::lock_guard<std::mutex> lock(mu);
-    if (plans.size() >= kMaxCached) plans.clear();
+    if (plans.size() >= kMaxPlans) plans.clear();
     plans.emplace(key, plan);
     return plan;
   }
@@ -356,48 +413,22 @@ struct OneDnnConvolution::Impl {
     reorders.emplace(key, reorder);
     return reorder;
   }
-
-  // A buffer of at least `size` bytes: a kept one of at most twice that size, else a new one.
-  // Reusing buffers spares the page faults of fresh memory on every run (the filter in the
-  // primitives' layout, scratchpads and stagings are megabytes for large convolutions).
-  std::unique_ptr<Buffer> TakeBuffer(size_t size) {
-    std::lock_guard<std::mutex> lock(mu);
-    for (auto it = free_buffers.begin(); it != free_buffers.end(); ++it) {
-      if ((*it)->size() >= size && (*it)->size() <= 2 * size) {
-        std::unique_ptr<Buffer> buffer = std::move(*it);
-        free_buffers.erase(it);
-        return buffer;
-      }
-    }
-    return std::make_unique<Buffer>(size);
-  }
-  // Keeps `buffers` for later runs; the least recently returned go beyond kMaxFreeBuffers.
-  void ReturnBuffers(std::vector<std::unique_ptr<Buffer>>& buffers) {
-    std::lock_guard<std::mutex> lock(mu);
-    for (std::unique_ptr<Buffer>& buffer : buffers) {
-      if (buffer != nullptr) free_buffers.push_back(std::move(buffer));
-    }
-    if (free_buffers.size() > kMaxFreeBuffers) {
-      free_buffers.erase(free_buffers.begin(),
-                         free_buffers.begin() + (free_buffers.size() - kMaxFreeBuffers));
-    }
-    buffers.clear();
-  }
 };
 
 namespace {
 
-// Executes `primitive` on `stream` with `args` (and `scratchpad` when it needs one) and waits.
-void Execute(const dnnl::primitive& primitive, dnnl::stream& stream,
-             const dnnl::memory::desc& scratch_desc, void* scratchpad,
-             std::vector<dnnl_exec_arg_t>& args) {
-  dnnl::memory scratch_memory;
-  if (scratch_desc.get_size() > 0) {
-    scratch_memory = dnnl::memory(scratch_desc, Engine(), scratchpad);
-    args.push_back({DNNL_ARG_SCRATCHPAD, scratch_memory.get()});
+// Executes `primitive` on `stream` with `args` (and `scratch` pointed at `scratchpad` when the
+// primitive needs one) and waits.
+void Execute(const dnnl::primitive& primitive, dnnl::stream& stream, const dnnl::memory& scratch,
+             void* scratchpad, std::initializer_list<dnnl_exec_arg_t> given) {
+  dnnl_exec_arg_t args[4];
+  int count = 0;
+  for (const dnnl_exec_arg_t& arg : given) args[count++] = arg;
+  if (scratch) {
+    scratch.set_data_handle(scratchpad);
+    args[count++] = {DNNL_ARG_SCRATCHPAD, scratch.get()};
   }
-  dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(), stream.get(),
-                                                 static_cast<int>(args.size()), args.data()),
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(), stream.get(), count, args),
                           "could not execute a primitive");
   stream.wait();
 }
@@ -412,76 +443,72 @@ bool OneDnnConvolution::Available() { return true; }
 bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const float* filter,
                             float* output, TSR_ThreadPool* pool) {
   if (g.groups() != 1) return false;
-  const std::shared_ptr<const Plan> plan = impl_->GetPlan(g, UsableThreads(pool));
+  const int threads = UsableThreads(pool);
+  const std::shared_ptr<const Plan> plan = impl_->GetPlan(g, threads);
   if (plan->declined) return false;
-  // Every buffer of this run, given back to the kernel's pool at the end: the filter first, then
-  // a scratchpad and (when pieces are staged) a staging buffer per worker.
-  std::vector<std::unique_ptr<Buffer>> buffers;
-  buffers.push_back(impl_->TakeBuffer(plan->filter_size));
-  char* filters = static_cast<char*>(buffers[0]->data());
   // One pass over the pool: the filter's reorders first, then the pieces, which wait for the
   // last reorder to finish (it is already running on another worker). Fused plans run each
   // piece right after its own reorder.
   const int64_t parts = plan->fused ? 0 : static_cast<int64_t>(plan->reorders.size());
   const int64_t items = parts + static_cast<int64_t>(plan->pieces.size());
-  const int workers = ParallelWorkers(pool, items, 1e9);
-  std::vector<void*> scratchpads;
-  std::vector<float*> stagings;
-  for (int i = 0; i < workers; ++i) {
-    buffers.push_back(impl_->TakeBuffer(plan->scratch));
-    scratchpads.push_back(buffers.back()->data());
-    if (plan->staging > 0) {
-      buffers.push_back(impl_->TakeBuffer(plan->staging * sizeof(float)));
-      stagings.push_back(static_cast<float*>(buffers.back()->data()));
+  std::unique_ptr<RunContext> context;
+  {
+    std::lock_guard<std::mutex> lock(plan->mu);
+    if (!plan->idle.empty()) {
+      context = std::move(plan->idle.back());
+      plan->idle.pop_back();
     }
   }
-  std::vector<std::unique_ptr<dnnl::stream>> streams(workers);
+  try {
+    // As many workers as the pool could give this many items; a context has room for them all.
+    if (context == nullptr) context = std::make_unique<RunContext>(*plan, threads);
+  } catch (const dnnl::error&) {
+    return false;
+  }
+  RunContext& run = *context;
   std::atomic<bool> failed{false};
   std::atomic<int64_t> parts_done{0};
   const int64_t in_image = g.in_rows * g.in_cols * g.in_depth;
   const int64_t out_image = g.out_rows * g.out_cols * g.out_depth;
-  auto reorder_filter = [&](int worker, const Plan::ReorderItem& item) {
-    const Reorder& reorder = *item.reorder;
-    dnnl::memory from(reorder.from, Engine(), const_cast<float*>(filter));
-    dnnl::memory to(reorder.to, Engine(), filters + item.offset);
-    std::vector<dnnl_exec_arg_t> args = {{DNNL_ARG_FROM, from.get()}, {DNNL_ARG_TO, to.get()}};
-    Execute(reorder.primitive, *streams[worker], reorder.scratch, scratchpads[worker], args);
+  auto reorder_filter = [&](int worker, size_t index) {
+    RunContext::ReorderArguments& args = run.reorders[index];
+    args.from.set_data_handle(const_cast<float*>(filter));
+    Execute(plan->reorders[index].reorder->primitive, run.streams[worker], args.scratch,
+            run.scratchpads[worker].data(),
+            {{DNNL_ARG_FROM, args.from.get()}, {DNNL_ARG_TO, args.to.get()}});
   };
   ParallelItems(pool, items, 1e9, [&](int worker, int64_t item) {
     try {
-      if (streams[worker] == nullptr) streams[worker] = std::make_unique<dnnl::stream>(Engine());
       if (item < parts) {
-        reorder_filter(worker, plan->reorders[item]);
+        reorder_filter(worker, item);
         parts_done.fetch_add(1, std::memory_order_release);
         return;
       }
       const int64_t index = item - parts;
       if (plan->fused) {
-        reorder_filter(worker, plan->reorders[plan->group_of[index]]);
+        reorder_filter(worker, plan->group_of[index]);
       } else {
         while (parts_done.load(std::memory_order_acquire) < parts) std::this_thread::yield();
       }
       if (failed) return;
       const Piece& piece = plan->pieces[index];
-      const Primitive& primitive = *plan->primitives[index];
-      const Plan::Group& group = plan->groups[plan->group_of[index]];
+      RunContext::PieceArguments& args = run.pieces[index];
       float* out = output + piece.image * out_image + piece.row0 * g.out_cols * g.out_depth;
       const bool staged = piece.channels() != g.out_depth;
-      dnnl::memory src(primitive.pd.src_desc(), Engine(),
-                       const_cast<float*>(input + piece.image * in_image +
-                                          piece.in_row0 * g.in_cols * g.in_depth));
-      dnnl::memory dst(primitive.pd.dst_desc(), Engine(), staged ? stagings[worker] : out);
-      dnnl::memory weights(group.weights, Engine(), filters + group.offset);
-      std::vector<dnnl_exec_arg_t> args = {
-          {DNNL_ARG_SRC, src.get()}, {DNNL_ARG_WEIGHTS, weights.get()}, {DNNL_ARG_DST, dst.get()}};
-      Execute(primitive.conv, *streams[worker], primitive.pd.scratchpad_desc(), scratchpads[worker],
-              args);
+      float* staging = staged ? static_cast<float*>(run.stagings[worker].data()) : nullptr;
+      args.src.set_data_handle(const_cast<float*>(input + piece.image * in_image +
+                                                  piece.in_row0 * g.in_cols * g.in_depth));
+      args.dst.set_data_handle(staged ? staging : out);
+      Execute(plan->primitives[index]->conv, run.streams[worker], args.scratch,
+              run.scratchpads[worker].data(),
+              {{DNNL_ARG_SRC, args.src.get()},
+               {DNNL_ARG_WEIGHTS, args.weights.get()},
+               {DNNL_ARG_DST, args.dst.get()}});
       if (staged) {
         // The piece's channels into their columns of the output pixels.
         const int64_t pixels = piece.images * (piece.row1 - piece.row0) * g.out_cols;
-        const float* staged_data = stagings[worker];
         for (int64_t p = 0; p < pixels; ++p) {
-          std::copy(staged_data + p * piece.channels(), staged_data + (p + 1) * piece.channels(),
+          std::copy(staging + p * piece.channels(), staging + (p + 1) * piece.channels(),
                     out + p * g.out_depth + piece.oc0);
         }
       }
@@ -490,7 +517,8 @@ bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const flo
       if (item < parts) parts_done.fetch_add(1, std::memory_order_release);
     }
   });
-  impl_->ReturnBuffers(buffers);
+  std::lock_guard<std::mutex> lock(plan->mu);
+  if (plan->idle.size() < kMaxIdleContexts) plan->idle.push_back(std::move(context));
   return !failed;
 }
 

@@ -11,8 +11,10 @@
 
 namespace tessera::cpu {
 
-// One per kernel: it keeps the primitives it built (per shape) and a reordered-filter buffer
-// between calls. Thread-safe: concurrent Run calls share the cache.
+// One per kernel: it keeps, per shape and thread count, a plan of its pieces (with their
+// primitives and the filter's reorders) and the memory and oneDNN objects of its runs, so that a
+// run of a shape seen before builds and allocates nothing. Thread-safe: concurrent Run calls share
+// the plans, each with its own run memory.
 class OneDnnConvolution {
  public:
   OneDnnConvolution();
