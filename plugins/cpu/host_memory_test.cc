@@ -7,8 +7,10 @@
 
 #include "gtest/gtest.h"
 
-// A request the system cannot satisfy must come back as nullptr, also under AddressSanitizer.
+// A request the system cannot satisfy must come back as nullptr, also under AddressSanitizer and
+// ThreadSanitizer (whose allocators abort on it by default).
 extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+extern "C" const char* __tsan_default_options() { return "allocator_may_return_null=1"; }
 
 namespace tessera::cpu {
 namespace {
