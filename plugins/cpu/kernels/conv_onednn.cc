@@ -460,7 +460,8 @@ bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const flo
     }
   }
   try {
-    // As many workers as the pool could give this many items; a context has room for them all.
+    // A stream, a scratchpad and a staging buffer for each usable thread: the most workers
+    // ParallelItems can start.
     if (context == nullptr) context = std::make_unique<RunContext>(*plan, threads);
   } catch (const dnnl::error&) {
     return false;
