@@ -18,14 +18,6 @@
 namespace tessera {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TESSERA_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TESSERA_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 // Aligned host memory. Large blocks (1 MiB and up) are kept after they are freed, up to 256 MiB
 // in all, and handed out again for the same rounded size: a step that allocates the same large
 // tensors every time (transfers, activations) then reuses pages instead of faulting fresh ones in.
@@ -34,7 +26,7 @@ class AlignedHostAllocator final : public Allocator {
  public:
   static constexpr size_t kPage = 4096;
   static constexpr size_t kCacheMinBytes = size_t{1} << 20;
-#ifdef TESSERA_ADDRESS_SANITIZER
+#if defined(__SANITIZE_ADDRESS__)
   static constexpr size_t kCacheMaxBytes = 0;
 #else
   static constexpr size_t kCacheMaxBytes = size_t{256} << 20;

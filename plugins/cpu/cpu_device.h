@@ -19,13 +19,6 @@ inline constexpr size_t kMemoryAlignment = 64;
 // Freed blocks of 256 KiB and more that the devices keep for reuse, at most (host_memory.h).
 // None under AddressSanitizer, so that a kernel that touches a freed tensor is still caught.
 #if defined(__SANITIZE_ADDRESS__)
-#define TESSERA_CPU_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TESSERA_CPU_ADDRESS_SANITIZER 1
-#endif
-#endif
-#ifdef TESSERA_CPU_ADDRESS_SANITIZER
 inline constexpr size_t kMemoryCacheBytes = 0;
 #else
 inline constexpr size_t kMemoryCacheBytes = size_t{256} << 20;

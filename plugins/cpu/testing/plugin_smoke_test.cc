@@ -7,7 +7,6 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/testing/fake_host.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -109,7 +108,7 @@ TEST(CpuPluginSmokeTest, AllocatesAlignedMemoryAndCopies) {
 }
 
 TEST(CpuPluginSmokeTest, FreedLargeBlocksAreHandedOutAgain) {
-#ifdef TESSERA_CPU_ADDRESS_SANITIZER
+#if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "skipped: AddressSanitizer builds keep no freed blocks";
 #endif
   const TSR_DeviceTypeRegistration& r = CpuDeviceType();
