@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
-bash scripts/build.sh build Release
+# The flags of the release stage of scripts/test.sh: the second command reuses this build.
+bash scripts/build.sh build Release -DTESSERA_WERROR=ON
 echo
 echo "== tessera plugins"
 build/bin/tessera plugins

@@ -2,14 +2,29 @@
 # Installs the Debian 12 packages Tessera builds and tests with. Idempotent; needs root or sudo.
 set -euo pipefail
 
+# Each package, with what needs it. A new find_package, find_program, find_library,
+# pkg_check_modules or tool called by a script or test needs its package here;
+# scripts/fresh_machine_check.sh proves the list in a new Debian 12 root.
 packages=(
-  build-essential cmake ninja-build ccache pkg-config
-  protobuf-compiler libprotobuf-dev
-  libabsl-dev libeigen3-dev libboost-dev nlohmann-json3-dev libssl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  libdnnl-dev libopenblas-dev zlib1g-dev
-  libgrpc++-dev
-  python3 python3-numpy
+  build-essential     # gcc, g++, make; binutils' nm for the plugin symbol test
+  cmake ninja-build   # the build (scripts/build.sh)
+  ccache              # find_program(ccache): compiler cache
+  pkg-config          # pkg_check_modules: grpc++ (without the CMake package), openblas
+  protobuf-compiler libprotobuf-dev  # find_package(Protobuf), protoc for host/**/proto
+  libabsl-dev         # find_package(absl)
+  libeigen3-dev       # find_package(Eigen3): the CPU plugin's kernels
+  libboost-dev        # find_package(Boost): Boost.DLL loads plugins
+  nlohmann-json3-dev  # find_package(nlohmann_json): plugin manifests
+  libssl-dev          # find_package(OpenSSL): manifest sha256, transport TLS
+  libgtest-dev libgmock-dev  # find_package(GTest)
+  libbenchmark-dev    # find_package(benchmark): bench/
+  libdnnl-dev         # find_path(dnnl.h), find_library(dnnl): the CPU plugin's MatMul/Conv2D
+  libopenblas-dev     # pkg_check_modules(openblas): double MatMul
+  zlib1g-dev          # find_package(ZLIB): the digits data (examples/, bench/)
+  libgrpc++-dev       # gRPC (CMake package or pkg-config grpc++): the grpc transport plugin
+  protobuf-compiler-grpc  # /usr/bin/grpc_cpp_plugin, without which gRPC's CMake package fails
+  python3 python3-numpy   # the .npy cross-checks (npy_test) and the testdata generators
+  openssl             # tests/conformance/testdata/make_test_certs.sh
 )
 
 missing=()

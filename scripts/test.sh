@@ -5,14 +5,24 @@
 #   3. a ThreadSanitizer build of the executor, rendezvous, session, control-flow, multi-device,
 #      distributed-runtime, transport and CPU device memory tests (label "tsan"; the distributed
 #      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan).
-# Set TESSERA_SKIP_SANITIZERS=1 to run only the first. Exits non-zero when any test fails and ends
-# with ctest's own summary.
+# Set TESSERA_SKIP_SANITIZERS=1 to run only the first. With TESSERA_FRESH_MACHINE_CHECK=1 (set by
+# CI) it also runs scripts/fresh_machine_check.sh, which proves both README commands in a new
+# Debian 12 root, after the sanitizer builds. The release build comes last and shares its build
+# tree with scripts/quickstart.sh (same flags), so after the first command it rebuilds nothing.
+# Exits non-zero when any test fails and ends with ctest's own summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh || exit 1
 status=0
 jobs=$(nproc 2>/dev/null || echo 2)
+stage_times=()
+stage_start=$SECONDS
+end_stage() {  # NAME: records how long the stage that began at stage_start took
+  local s=$((SECONDS - stage_start))
+  stage_times+=("$1 $((s / 60))m$(printf '%02d' $((s % 60)))s")
+  stage_start=$SECONDS
+}
 
 run_ctest() {  # DIR [ctest args...]
   local dir=$1
@@ -33,6 +43,7 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
   else
     echo "asan build failed"; status=1
   fi
+  end_stage asan
 
   echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports, CPU device memory)"
   if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test cpu_host_memory_test" \
@@ -42,6 +53,17 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
   else
     echo "tsan build failed"; status=1
   fi
+  end_stage tsan
+fi
+
+if [[ ${TESSERA_FRESH_MACHINE_CHECK:-0} == 1 ]]; then
+  echo "== Fresh machine: both README commands in a new Debian 12 root"
+  bash scripts/fresh_machine_check.sh || status=1
+  end_stage fresh-machine
+fi
+
+if ((${#stage_times[@]})); then
+  echo "== Stages so far: ${stage_times[*]}"
 fi
 
 echo "== Release build (warnings are errors)"
