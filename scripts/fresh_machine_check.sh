@@ -15,6 +15,9 @@
 #   TESSERA_FRESH_WORK_DIR   where the root is unpacked for the run (/var/tmp)
 #   TESSERA_FRESH_LOG        the full log of the commands run inside the root
 #                            (<work dir>/tessera-fresh-machine.log)
+#   TESSERA_FRESH_CCACHE_DIR the ccache directory bound into the root (this user's)
+#   TESSERA_FRESH_APT_ARCHIVES  the .deb cache bound into the root (/var/cache/apt/archives)
+# Empty directories for the last two (and a new cache dir) measure a cold machine.
 set -euo pipefail
 
 readonly suite=bookworm
@@ -40,7 +43,7 @@ export TESSERA_FRESH_CCACHE_DIR
 
 if [[ $(id -u) -ne 0 ]]; then
   if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    exec sudo -n --preserve-env=TESSERA_FRESH_CCACHE_DIR,TESSERA_FRESH_CACHE_DIR,TESSERA_FRESH_WORK_DIR,TESSERA_FRESH_LOG \
+    exec sudo -n --preserve-env=TESSERA_FRESH_CCACHE_DIR,TESSERA_FRESH_CACHE_DIR,TESSERA_FRESH_WORK_DIR,TESSERA_FRESH_LOG,TESSERA_FRESH_APT_ARCHIVES \
       bash "$0" "$@"
   fi
   fail "needs root to create a Debian root (debootstrap, chroot, mount); run it as root or give" \
@@ -50,7 +53,7 @@ fi
 readonly cache_dir=${TESSERA_FRESH_CACHE_DIR:-/var/cache/tessera-fresh}
 readonly work_dir=${TESSERA_FRESH_WORK_DIR:-/var/tmp}
 readonly log=${TESSERA_FRESH_LOG:-$work_dir/tessera-fresh-machine.log}
-readonly apt_archives=/var/cache/apt/archives
+readonly apt_archives=${TESSERA_FRESH_APT_ARCHIVES:-/var/cache/apt/archives}
 arch=$(dpkg --print-architecture 2>/dev/null) || fail "dpkg not found: this check runs on Debian"
 readonly arch
 readonly tarball=$cache_dir/$suite-minbase-$arch.tar
