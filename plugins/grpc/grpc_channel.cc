@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -161,9 +162,20 @@ class ChannelCore {
     // Outside the lock: a cancelled call may complete inline, on this thread.
     for (const std::shared_ptr<ClientCall>& call : calls) call->context.TryCancel();
     calls.clear();
-    const int own = static_cast<int>(std::count(t_completing.begin(), t_completing.end(), this));
+    const int own = OwnCompletions();
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [&] { return in_flight_ <= own; });
+  }
+
+  // How many of this core's completions run on the calling thread now.
+  int OwnCompletions() const {
+    return static_cast<int>(std::count(t_completing.begin(), t_completing.end(), this));
+  }
+
+  // Waits until every completion has returned (never call it from one).
+  void WaitUntilIdle() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] { return in_flight_ == 0; });
   }
 
  private:
@@ -345,6 +357,18 @@ Error GrpcChannel::Create(const std::string& address, const TransportOptions& op
 
 GrpcChannel::~GrpcChannel() {
   core_->CancelAllAndWait();
+  if (core_->OwnCompletions() > 0) {
+    // Destroyed from one of its own callbacks, on a gRPC thread. gRPC's channel must not be
+    // released there: releasing the process's last channel joins gRPC's callback threads, this
+    // one included, and under load it corrupted gRPC's reference counts. A thread of its own
+    // releases it once that callback has returned.
+    std::thread([core = core_, stub = std::move(stub_), channel = std::move(channel_)]() mutable {
+      core->WaitUntilIdle();
+      stub.reset();
+      channel.reset();
+    }).detach();
+    return;
+  }
   stub_.reset();
   channel_.reset();
 }

@@ -2,6 +2,8 @@
 // checks its arguments and catches every exception, so nothing from gRPC or C++ crosses the ABI.
 #include "tessera/sdk/plugin.h"
 
+#include <grpc/grpc.h>
+
 #include <exception>
 #include <memory>
 #include <utility>
@@ -157,6 +159,14 @@ extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_A
       tessera::sdk::InitializePlugin(args, {"grpc", "0.1.0", /*min_host_abi_version_minor=*/0});
   if (!init.proceed) return init.status;
   try {
+    // gRPC stays initialized for the life of the process (the plugin is never unloaded) instead
+    // of shutting down whenever the last server or channel goes (possibly on a gRPC thread) and
+    // starting again with the next one. Together with channels destroyed from their own callback
+    // being released off gRPC's threads (grpc_channel.cc), this ended the process aborts of gRPC
+    // 1.51 ("ref_counted.h: assertion failed: prior > 0") seen under load right after such a
+    // destruction.
+    static const bool grpc_initialized = (grpc_init(), true);
+    (void)grpc_initialized;
     return tessera::grpc_plugin::RegisterGrpcTransport(args->registrar);
   } catch (const std::exception& e) {
     return tessera::sdk::Internal("grpc plugin initialization threw: ", e.what()).Release();
