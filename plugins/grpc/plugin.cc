@@ -40,9 +40,22 @@ TSR_Status* Guarded(const char* slot, Body&& body) {
   }
 }
 
+// From the first server or channel on, gRPC stays initialized for the life of the process (the
+// plugin is never unloaded) instead of shutting down whenever the last server or channel goes
+// (possibly on a gRPC thread) and starting again with the next one. Together with channels
+// destroyed from their own callback being released off gRPC's threads (grpc_channel.cc), this
+// ended the process aborts of gRPC 1.51 ("ref_counted.h: assertion failed: prior > 0") seen under
+// load right after such a destruction. A process that loads the plugin but never uses it starts
+// none of gRPC's threads.
+void KeepGrpcInitialized() {
+  static const bool initialized = (grpc_init(), true);
+  (void)initialized;
+}
+
 TSR_Status* ServerStart(void* /*user_data*/, const TSR_Transport_Listen_Args* args,
                         TSR_TransportServer** server) {
   return Guarded("Server_Start", [&]() -> TSR_Status* {
+    KeepGrpcInitialized();
     TSR_TransportHandlers handlers;
     sdk::Status checked = sdk::CheckListenArgs(args, server, &handlers);
     if (!checked.ok()) return checked.Release();
@@ -71,6 +84,7 @@ void ServerStop(TSR_TransportServer* server) {
 TSR_Status* ChannelCreate(void* /*user_data*/, const TSR_Transport_Connect_Args* args,
                           TSR_TransportChannel** channel) {
   return Guarded("Channel_Create", [&]() -> TSR_Status* {
+    KeepGrpcInitialized();
     sdk::Status checked = sdk::CheckConnectArgs(args, channel);
     if (!checked.ok()) return checked.Release();
     TransportOptions options;
@@ -159,14 +173,6 @@ extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_A
       tessera::sdk::InitializePlugin(args, {"grpc", "0.1.0", /*min_host_abi_version_minor=*/0});
   if (!init.proceed) return init.status;
   try {
-    // gRPC stays initialized for the life of the process (the plugin is never unloaded) instead
-    // of shutting down whenever the last server or channel goes (possibly on a gRPC thread) and
-    // starting again with the next one. Together with channels destroyed from their own callback
-    // being released off gRPC's threads (grpc_channel.cc), this ended the process aborts of gRPC
-    // 1.51 ("ref_counted.h: assertion failed: prior > 0") seen under load right after such a
-    // destruction.
-    static const bool grpc_initialized = (grpc_init(), true);
-    (void)grpc_initialized;
     return tessera::grpc_plugin::RegisterGrpcTransport(args->registrar);
   } catch (const std::exception& e) {
     return tessera::sdk::Internal("grpc plugin initialization threw: ", e.what()).Release();
