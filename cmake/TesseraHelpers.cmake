@@ -51,7 +51,5 @@ function(tessera_cc_test name)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 600
                        ENVIRONMENT "TESSERA_PLUGIN_PATH=")
-  if(TARGET tessera_all_plugins)
-    add_dependencies(${name} tessera_all_plugins)
-  endif()
+  add_dependencies(${name} tessera_all_plugins)
 endfunction()

@@ -8,8 +8,8 @@
 #include <mutex>
 #include <string>
 
+#include "registry/abi_op_def_builder.h"
 #include "registry/abi_status.h"
-#include "registry/op_def_builder.h"
 #include "registry/registrar.h"
 
 namespace tessera {
@@ -66,23 +66,19 @@ void HostMemoryFree(void* ptr) { std::free(ptr); }
 
 #define TSR_RUNTIME_SLOTS(X)                                                                       \
   X(ShapeContext_NumInputs)                                                                        \
-  X(ShapeContext_NumOutputs) X(ShapeContext_GetInputShape) X(ShapeContext_GetInputConstant)        \
-      X(ShapeContext_GetAttr) X(ShapeContext_SetOutputShape) X(KernelConstruction_GetNodeName)     \
-          X(KernelConstruction_GetAttr) X(KernelConstruction_NumInputs)                            \
-              X(KernelConstruction_NumOutputs) X(KernelConstruction_GetInputType)                  \
-                  X(KernelConstruction_GetOutputType) X(KernelConstruction_GetDevice)              \
-                      X(KernelContext_GetNodeName) X(KernelContext_GetStepId)                      \
-                          X(KernelContext_NumInputs) X(KernelContext_NumOutputs)                   \
-                              X(KernelContext_GetInput) X(KernelContext_AllocateOutput)            \
-                                  X(KernelContext_ForwardInputOrAllocateOutput)                    \
-                                      X(KernelContext_SetOutputFromInput)                          \
-                                          X(KernelContext_AllocateTemp) X(KernelContext_GetDevice) \
-                                              X(KernelContext_GetStream)                           \
-                                                  X(KernelContext_GetThreadPool)                   \
-                                                      X(ThreadPool_NumThreads)                     \
-                                                          X(ThreadPool_CurrentThreadId)            \
-                                                              X(ThreadPool_Schedule)               \
-                                                                  X(ThreadPool_ParallelFor)
+  X(ShapeContext_NumOutputs)                                                                       \
+  X(ShapeContext_GetInputShape) X(ShapeContext_GetInputConstant) X(ShapeContext_GetAttr) X(        \
+      ShapeContext_SetOutputShape) X(KernelConstruction_GetNodeName) X(KernelConstruction_GetAttr) \
+      X(KernelConstruction_NumInputs) X(KernelConstruction_NumOutputs) X(                          \
+          KernelConstruction_GetInputType) X(KernelConstruction_GetOutputType)                     \
+          X(KernelConstruction_GetDevice) X(KernelContext_GetNodeName) X(KernelContext_GetStepId)  \
+              X(KernelContext_NumInputs) X(KernelContext_NumOutputs) X(KernelContext_GetInput)     \
+                  X(KernelContext_AllocateOutput) X(KernelContext_ForwardInputOrAllocateOutput)    \
+                      X(KernelContext_SetOutputFromInput) X(KernelContext_AllocateTemp)            \
+                          X(KernelContext_GetDevice) X(KernelContext_GetStream)                    \
+                              X(KernelContext_GetThreadPool) X(ThreadPool_NumThreads)              \
+                                  X(ThreadPool_CurrentThreadId) X(ThreadPool_Schedule)             \
+                                      X(ThreadPool_ParallelFor)
 
 TSR_HostApi BuildHostApi(const TSR_HostApi& runtime_slots) {
   TSR_HostApi api;

@@ -5,9 +5,9 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "registry/abi_status.h"
 #include "registry/plugin_library.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "registry/abi_op_def_builder.h"
 #include "registry/abi_status.h"
 #include "registry/host_api.h"
-#include "registry/op_def_builder.h"
 #include "registry/plugin_library.h"
 #include "registry/testing/fake_plugin_paths.h"
 
@@ -106,13 +106,13 @@ TEST(PluginLoaderTest, RejectsAbiMajorMismatchBeforeLoading) {
 TEST(PluginLoaderTest, RejectsPluginNeedingNewerHostMinorInManifest) {
   LoadedPlugin loaded =
       LoadPlugin(FakeManifest("newer_minor_manifest", "fake_minor_manifest"), Options());
-  ExpectRejected(loaded, absl::StatusCode::kFailedPrecondition,
-                 absl::StrCat("plugin 'fake_minor_manifest' 0.1.0 "
-                              "(libtessera_fake_minor_manifest.so) needs host ABI >= 0.7; this "
-                              "host is ",
-                              HostAbi(),
-                              ": upgrade Tessera or install a fake_minor_manifest built for ABI ",
-                              HostAbi()));
+  ExpectRejected(
+      loaded, absl::StatusCode::kFailedPrecondition,
+      absl::StrCat("plugin 'fake_minor_manifest' 0.1.0 "
+                   "(libtessera_fake_minor_manifest.so) needs host ABI >= 0.7; this "
+                   "host is ",
+                   HostAbi(), ": upgrade Tessera or install a fake_minor_manifest built for ABI ",
+                   HostAbi()));
   EXPECT_EQ(loaded.library, nullptr);
 }
 

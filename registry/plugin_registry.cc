@@ -7,9 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "registry/discovery.h"
 #include "registry/host_api.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "registry/abi_op_def_builder.h"
 #include "registry/abi_status.h"
-#include "registry/op_def_builder.h"
 
 namespace tessera {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 #include "registry/abi_values.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -15,6 +15,7 @@ packages=(
   libeigen3-dev       # find_package(Eigen3): the CPU plugin's kernels
   libboost-dev        # find_package(Boost): Boost.DLL loads plugins
   nlohmann-json3-dev  # find_package(nlohmann_json): plugin manifests
+  libcli11-dev        # find_package(CLI11): the tessera program's command line
   libssl-dev          # find_package(OpenSSL): manifest sha256, transport TLS
   libgtest-dev libgmock-dev  # find_package(GTest)
   libbenchmark-dev    # find_package(benchmark): bench/

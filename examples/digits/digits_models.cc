@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "examples/digits/digits_data.h"
 #include "host/client/op_builder.h"
 #include "host/client/optimizers.h"
-#include "registry/status_macros.h"
 
 namespace tessera::digits {
 namespace {
@@ -40,8 +40,8 @@ class Builder {
       initial = ops::Fill(scope_, shape_value, 0.0f);
     } else {
       const float limit = std::sqrt(6.0f / static_cast<float>(fan_in + fan_out));
-      auto uniform = ops::RandomUniform(scope_.WithOpName(name + "/random"), shape_value,
-                                        DT_FLOAT, ops::RandomUniform::Seed(seed_).Seed2(++op_));
+      auto uniform = ops::RandomUniform(scope_.WithOpName(name + "/random"), shape_value, DT_FLOAT,
+                                        ops::RandomUniform::Seed(seed_).Seed2(++op_));
       initial = ops::Sub(scope_, ops::Mul(scope_, uniform, 2 * limit), limit);
     }
     auto assign = ops::Assign(scope_.WithOpName(name + "/Assign"), var, initial);
@@ -59,10 +59,10 @@ class Builder {
   Output Conv(const std::string& name, const Output& x, int64_t in, int64_t out) {
     Output w = Variable(name + "/kernel", {3, 3, in, out}, 9 * in, 9 * out);
     Output b = Variable(name + "/bias", {out}, 0, 0);
-    Output conv = FloatNode(scope_.WithOpName(name + "/Conv2D"), "Conv2D", {x, w},
-                            [](OpBuilder& op) {
-                              op.AttrIntList("strides", {1, 1, 1, 1}).AttrString("padding", "SAME");
-                            });
+    Output conv =
+        FloatNode(scope_.WithOpName(name + "/Conv2D"), "Conv2D", {x, w}, [](OpBuilder& op) {
+          op.AttrIntList("strides", {1, 1, 1, 1}).AttrString("padding", "SAME");
+        });
     return ops::Relu(scope_, ops::BiasAdd(scope_, conv, b));
   }
 
@@ -98,7 +98,7 @@ absl::StatusOr<Model> BuildModel(const Scope& scope, const std::string& name, in
   } else if (name == "cnn") {
     Output image = ops::Reshape(scope, model.pixels, {-1, 8, 8, 1});
     Output c1 = b.Pool(b.Conv("conv1", image, 1, 16));  // [n, 4, 4, 16]
-    Output c2 = b.Pool(b.Conv("conv2", c1, 16, 32));     // [n, 2, 2, 32]
+    Output c2 = b.Pool(b.Conv("conv2", c1, 16, 32));    // [n, 2, 2, 32]
     logits = b.Dense("logits", ops::Reshape(scope, c2, {-1, 2 * 2 * 32}), 2 * 2 * 32, kClasses);
   } else {
     return absl::InvalidArgumentError(
@@ -109,9 +109,9 @@ absl::StatusOr<Model> BuildModel(const Scope& scope, const std::string& name, in
   Operation losses = xent.Finalize({DT_FLOAT, DT_FLOAT});
   model.loss = ops::Mean(scope.WithOpName("loss"), losses.output(0), {0});
   Output predicted = ops::ArgMax(scope, logits, 1, ops::ArgMax::OutputType(DT_INT32));
-  model.accuracy = ops::Mean(scope.WithOpName("accuracy"),
-                             ops::Cast(scope, ops::Equal(scope, predicted, model.labels), DT_FLOAT),
-                             {0});
+  model.accuracy =
+      ops::Mean(scope.WithOpName("accuracy"),
+                ops::Cast(scope, ops::Equal(scope, predicted, model.labels), DT_FLOAT), {0});
   AdamOptimizer adam(learning_rate);
   auto step = ops::Variable(scope.WithOpName("global_step"), {}, DT_INT64);
   b.variables_.push_back(step);

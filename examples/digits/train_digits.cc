@@ -16,11 +16,11 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "examples/digits/digits_data.h"
 #include "examples/digits/digits_models.h"
-#include "host/training/saver.h"
 #include "host/session/session.h"
-#include "registry/status_macros.h"
+#include "host/training/saver.h"
 
 namespace tessera::digits {
 namespace {
@@ -61,9 +61,9 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
     std::string v;
     if (arg == "--restore") {
       flags->restore = true;
-    } else if (arg == "--model" || arg == "--data" || arg == "--checkpoint" ||
-               arg == "--epochs" || arg == "--batch" || arg == "--learning-rate" ||
-               arg == "--seed" || arg == "--min-test-accuracy") {
+    } else if (arg == "--model" || arg == "--data" || arg == "--checkpoint" || arg == "--epochs" ||
+               arg == "--batch" || arg == "--learning-rate" || arg == "--seed" ||
+               arg == "--min-test-accuracy") {
       if (!value(&v)) return false;
       bool ok = true;
       if (arg == "--model") flags->model = v;
@@ -91,8 +91,8 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
 }
 
 // "epoch  3/40 [#########...........] loss 0.2345 train 93.1%".
-void DrawProgress(int epoch, int epochs, int64_t done, int64_t total, double loss,
-                  double accuracy, bool final_line) {
+void DrawProgress(int epoch, int epochs, int64_t done, int64_t total, double loss, double accuracy,
+                  bool final_line) {
   constexpr int kWidth = 24;
   const int filled = static_cast<int>(kWidth * done / std::max<int64_t>(total, 1));
   std::string bar(filled, '#');

@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "examples/digits/digits_data.h"
 #include "host/client/gradients.h"
 #include "host/client/optimizers.h"
-#include "registry/status_macros.h"
 
 namespace tessera::distributed_example {
 namespace {

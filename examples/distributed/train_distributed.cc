@@ -17,11 +17,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "examples/digits/digits_data.h"
 #include "examples/distributed/data_parallel_mlp.h"
 #include "examples/distributed/train_flags.h"
 #include "host/session/session.h"
-#include "registry/status_macros.h"
 
 namespace tessera::distributed_example {
 namespace {

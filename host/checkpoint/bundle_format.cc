@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "host/graph/proto/types.pb.h"
+#include "host/framework/proto/types.pb.h"
 
 namespace tessera {
 namespace checkpoint {

@@ -5,11 +5,11 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/checkpoint/bundle_format.h"
 #include "host/checkpoint/file_io.h"
 #include "host/checkpoint/table_builder.h"
 #include "host/checkpoint/table_reader.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace checkpoint {

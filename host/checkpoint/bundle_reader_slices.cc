@@ -3,9 +3,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/checkpoint/bundle_format.h"
 #include "host/checkpoint/bundle_reader.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace checkpoint {

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/checkpoint/coding.h"
 #include "host/checkpoint/crc32c.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace checkpoint {

@@ -5,11 +5,11 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/checkpoint/bundle_format.h"
 #include "host/checkpoint/bundle_strings.h"
 #include "host/checkpoint/crc32c.h"
 #include "host/checkpoint/table_builder.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace checkpoint {

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "base/status_macros.h"
 #include "host/checkpoint/coding.h"
 #include "host/checkpoint/crc32c.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace checkpoint {
@@ -83,7 +83,8 @@ TableBuilder::TableBuilder(TableOptions options)
 
 void TableBuilder::Add(absl::string_view key, absl::string_view value) {
   if (num_entries_ > 0) {
-    TSR_CHECK(key > absl::string_view(last_key_), "table keys must be added in increasing order");
+    TESSERA_CHECK(key > absl::string_view(last_key_),
+                  "table keys must be added in increasing order");
     // An entry at least twice the block size gets a block of its own.
     if (key.size() + value.size() >= 2 * options_.block_size) Flush();
   }

@@ -5,10 +5,10 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/checkpoint/coding.h"
 #include "host/checkpoint/crc32c.h"
 #include "host/checkpoint/table_builder.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace checkpoint {

@@ -83,7 +83,17 @@ TEST(TableTest, LargeEntryGetsABlockOfItsOwn) {
   TableOptions options;
   options.block_size = 100;
   const TableEntries entries = {{"a", "x"}, {"b", std::string(300, 'y')}, {"c", "z"}};
-  absl::StatusOr<TableEntries> read = Read(Build(entries, options));
+  const std::string table = Build(entries, options);
+  // TensorFlow's rule (LevelDB's builder lacks it): an entry of twice the block size or more
+  // starts a new block, so the first block holds "a" alone: the entry (5 bytes), one restart
+  // offset and the count, then its trailer.
+  EXPECT_EQ(table.substr(0, 5), absl::HexStringToBytes("000101"
+                                                       "6178"));
+  EXPECT_EQ(DecodeFixed32(table.data() + 5), 0u);
+  EXPECT_EQ(DecodeFixed32(table.data() + 9), 1u);
+  EXPECT_EQ(table[13], kNoCompression);
+  EXPECT_EQ(DecodeFixed32(table.data() + 14), crc32c::Mask(crc32c::Value(table.data(), 14)));
+  absl::StatusOr<TableEntries> read = Read(table);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(*read, entries);
 }

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
 #include "host/client/gradients.h"
 #include "host/client/math_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "host/client/op_builder.h"
-#include "host/graph/proto/node_def.pb.h"
+#include "host/framework/proto/node_def.pb.h"
 
 namespace tessera {
 namespace ops {
@@ -74,9 +74,9 @@ Output Const(const Scope& scope, const Input::Initializer& value) {
 Output Const(const Scope& scope, const Input::Initializer& value, const TensorShape& shape) {
   if (!scope.ok()) return Output();
   if (value.status.ok() && value.tensor.NumElements() != shape.num_elements()) {
-    scope.UpdateStatus(absl::InvalidArgumentError(absl::StrCat(
-        "Const: the initializer has ", value.tensor.NumElements(), " values but shape ",
-        shape.DebugString(), " needs ", shape.num_elements())));
+    scope.UpdateStatus(absl::InvalidArgumentError(
+        absl::StrCat("Const: the initializer has ", value.tensor.NumElements(),
+                     " values but shape ", shape.DebugString(), " needs ", shape.num_elements())));
     return Output();
   }
   return Const(scope, Input::Initializer(value.tensor.Reshaped(shape)));
@@ -90,15 +90,14 @@ NoOp::NoOp(const Scope& scope) {
   operation = OpBuilder(scope, "NoOp").Finalize({});
 }
 
-Placeholder::Placeholder(const Scope& scope, DataType dtype)
-    : Placeholder(scope, dtype, Attrs()) {}
+Placeholder::Placeholder(const Scope& scope, DataType dtype) : Placeholder(scope, dtype, Attrs()) {}
 
 Placeholder::Placeholder(const Scope& scope, DataType dtype, const Attrs& attrs) {
   if (!scope.ok()) return;
   OpBuilder builder(scope, "Placeholder");
   if (!IsDenseDataType(dtype)) {
-    builder.SetError(absl::StrCat("attr 'dtype' must be a dense type, got ",
-                                  DataTypeString(dtype)));
+    builder.SetError(
+        absl::StrCat("attr 'dtype' must be a dense type, got ", DataTypeString(dtype)));
   }
   builder.AttrType("dtype", dtype).AttrShape("shape", attrs.shape_);
   operation = builder.Finalize({dtype});

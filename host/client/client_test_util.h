@@ -8,7 +8,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "host/client/scope.h"
-#include "host/graph/proto/graph.pb.h"
+#include "host/framework/proto/graph.pb.h"
 
 namespace tessera {
 namespace testing {
@@ -44,8 +44,8 @@ inline ::testing::AssertionResult NodeEquals(const tensorflow::GraphDef& def,
   google::protobuf::util::MessageDifferencer differencer;
   differencer.ReportDifferencesToString(&diff);
   if (!differencer.Compare(expected, *node)) {
-    return ::testing::AssertionFailure()
-           << "node '" << name << "' differs: " << diff << "actual:\n" << node->DebugString();
+    return ::testing::AssertionFailure() << "node '" << name << "' differs: " << diff << "actual:\n"
+                                         << node->DebugString();
   }
   return ::testing::AssertionSuccess();
 }

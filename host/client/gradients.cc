@@ -8,9 +8,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 
@@ -49,7 +49,7 @@ const GradientRegistry& GradientRegistry::Standard() {
     auto* r = new GradientRegistry();
     for (auto group : {&RegisterMathGradients, &RegisterNnGradients, &RegisterArrayGradients}) {
       absl::Status status = group(r);
-      TSR_CHECK(status.ok(), std::string(status.message()).c_str());
+      TESSERA_CHECK(status.ok(), std::string(status.message()).c_str());
     }
     return r;
   }();
@@ -91,11 +91,11 @@ namespace {
 
 struct NodeState {
   GradOp op;
-  bool relevant = false;       // on a path from an input to an output
+  bool relevant = false;  // on a path from an input to an output
   bool has_relevant_input = false;
-  int pending = 0;             // relevant consumers not yet processed
+  int pending = 0;                         // relevant consumers not yet processed
   std::vector<std::vector<Output>> grads;  // contributions per output
-  std::vector<Output> summed;             // per output, once processed
+  std::vector<Output> summed;              // per output, once processed
 };
 
 // "node:3" -> ("node", 3); "node" -> ("node", 0). False for control inputs.
@@ -187,7 +187,8 @@ class Backprop {
         int index = 0;
         if (!ParseInput(input, &src, &index)) continue;
         std::vector<DataType> src_types;
-        if (scope_.FindNode(src, &src_types) == nullptr || index >= static_cast<int>(src_types.size())) {
+        if (scope_.FindNode(src, &src_types) == nullptr ||
+            index >= static_cast<int>(src_types.size())) {
           return absl::InvalidArgumentError(
               absl::StrCat("input '", input, "' of node '", name, "' is not in the graph"));
         }
@@ -233,8 +234,8 @@ class Backprop {
     const GradFunction* fn = nullptr;
     absl::Status found = registry_.Lookup(op.op(), &fn);
     if (!found.ok()) {
-      return WithContext(found, absl::StrCat("while computing the gradient through node '",
-                                             op.name(), "'"));
+      return WithContext(
+          found, absl::StrCat("while computing the gradient through node '", op.name(), "'"));
     }
     std::vector<Output> grad_outputs = state->summed;
     for (size_t k = 0; k < grad_outputs.size(); ++k) {
@@ -283,8 +284,8 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
   for (const std::vector<Output>* list : {&outputs, &inputs, &grad_inputs}) {
     for (const Output& out : *list) {
       if (!out.valid() || out.graph() != scope.graph_id()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "'", out.name(), "' is not a valid output of this scope's graph"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", out.name(), "' is not a valid output of this scope's graph"));
       }
     }
   }

@@ -13,7 +13,7 @@
 #include "absl/status/status.h"
 #include "host/client/output.h"
 #include "host/client/scope.h"
-#include "host/graph/proto/node_def.pb.h"
+#include "host/framework/proto/node_def.pb.h"
 
 namespace tessera {
 
@@ -39,10 +39,9 @@ struct GradOp {
 // gradient flowing into output i (always valid: outputs nothing reached get zeros). The function
 // fills `grad_inputs` with one entry per data input; an invalid Output() means "no gradient"
 // (an integer index, a shape), which AddSymbolicGradients treats as zero.
-using GradFunction =
-    std::function<absl::Status(const Scope& scope, const GradOp& op,
-                               const std::vector<Output>& grad_outputs,
-                               std::vector<Output>* grad_inputs)>;
+using GradFunction = std::function<absl::Status(const Scope& scope, const GradOp& op,
+                                                const std::vector<Output>& grad_outputs,
+                                                std::vector<Output>* grad_inputs)>;
 
 class GradientRegistry {
  public:

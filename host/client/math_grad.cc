@@ -1,11 +1,11 @@
 // Gradients of TensorFlow's math ops: element-wise arithmetic (with broadcasting reduced back to
 // each input's shape), transcendental and rounding functions, selection, MatMul and
 // BatchMatMulV2, reductions, Cumsum, Cast and AddN.
+#include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
 #include "host/client/gradients.h"
 #include "host/client/math_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

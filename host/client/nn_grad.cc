@@ -1,11 +1,11 @@
 // Gradients of TensorFlow's neural-network ops, through TensorFlow's gradient ops where it has
 // them (ReluGrad, BiasAddGrad, ...), and the cheap second-order gradients of those gradient ops.
+#include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
 #include "host/client/gradients.h"
 #include "host/client/math_ops.h"
 #include "host/client/nn_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "host/client/op_builder.h"
-#include "host/graph/proto/attr_value.pb.h"
+#include "host/framework/proto/attr_value.pb.h"
 
 namespace tessera {
 namespace ops {

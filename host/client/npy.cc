@@ -10,7 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -31,13 +31,20 @@ struct NumpyType {
 };
 
 constexpr NumpyType kNumpyTypes[] = {
-    {TSR_DTYPE_HALF, 'f', 2, "float16"},      {TSR_DTYPE_FLOAT, 'f', 4, "float32"},
-    {TSR_DTYPE_DOUBLE, 'f', 8, "float64"},    {TSR_DTYPE_COMPLEX64, 'c', 8, "complex64"},
-    {TSR_DTYPE_COMPLEX128, 'c', 16, "complex128"}, {TSR_DTYPE_INT8, 'i', 1, "int8"},
-    {TSR_DTYPE_INT16, 'i', 2, "int16"},       {TSR_DTYPE_INT32, 'i', 4, "int32"},
-    {TSR_DTYPE_INT64, 'i', 8, "int64"},       {TSR_DTYPE_UINT8, 'u', 1, "uint8"},
-    {TSR_DTYPE_UINT16, 'u', 2, "uint16"},     {TSR_DTYPE_UINT32, 'u', 4, "uint32"},
-    {TSR_DTYPE_UINT64, 'u', 8, "uint64"},     {TSR_DTYPE_BOOL, 'b', 1, "bool"},
+    {TSR_DTYPE_HALF, 'f', 2, "float16"},
+    {TSR_DTYPE_FLOAT, 'f', 4, "float32"},
+    {TSR_DTYPE_DOUBLE, 'f', 8, "float64"},
+    {TSR_DTYPE_COMPLEX64, 'c', 8, "complex64"},
+    {TSR_DTYPE_COMPLEX128, 'c', 16, "complex128"},
+    {TSR_DTYPE_INT8, 'i', 1, "int8"},
+    {TSR_DTYPE_INT16, 'i', 2, "int16"},
+    {TSR_DTYPE_INT32, 'i', 4, "int32"},
+    {TSR_DTYPE_INT64, 'i', 8, "int64"},
+    {TSR_DTYPE_UINT8, 'u', 1, "uint8"},
+    {TSR_DTYPE_UINT16, 'u', 2, "uint16"},
+    {TSR_DTYPE_UINT32, 'u', 4, "uint32"},
+    {TSR_DTYPE_UINT64, 'u', 8, "uint64"},
+    {TSR_DTYPE_BOOL, 'b', 1, "bool"},
 };
 
 const NumpyType* FindByDtype(DataType dtype) {
@@ -216,9 +223,9 @@ struct Header {
 
 absl::Status ParseDescr(absl::string_view descr, Header* header) {
   if (descr.size() >= 2 && descr[1] == 'O') {
-    return absl::InvalidArgumentError(
-        absl::StrCat("object arrays (descr '", descr, "') are not supported; save plain numeric "
-                     "arrays"));
+    return absl::InvalidArgumentError(absl::StrCat("object arrays (descr '", descr,
+                                                   "') are not supported; save plain numeric "
+                                                   "arrays"));
   }
   if (descr.size() < 3) {
     return absl::InvalidArgumentError(absl::StrCat("unsupported dtype descr '", descr, "'"));
@@ -259,8 +266,8 @@ absl::Status ParseDescr(absl::string_view descr, Header* header) {
       break;
     default:
       return absl::InvalidArgumentError(
-          absl::StrCat("dtype descr '", descr, "' has unknown byte order '",
-                       std::string(1, order), "'; expected one of < > = |"));
+          absl::StrCat("dtype descr '", descr, "' has unknown byte order '", std::string(1, order),
+                       "'; expected one of < > = |"));
   }
   return absl::OkStatus();
 }
@@ -340,8 +347,8 @@ absl::StatusOr<Tensor> ParseNpyImpl(absl::string_view bytes) {
   int major = static_cast<unsigned char>(bytes[6]);
   int minor = static_cast<unsigned char>(bytes[7]);
   if (major < 1 || major > 3 || minor != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unsupported format version ", major, ".", minor, "; expected 1.0, 2.0 or 3.0"));
+    return absl::InvalidArgumentError(absl::StrCat("unsupported format version ", major, ".", minor,
+                                                   "; expected 1.0, 2.0 or 3.0"));
   }
   size_t length_size = major == 1 ? 2 : 4;
   size_t preamble = kMagicSize + 2 + length_size;
@@ -368,8 +375,8 @@ absl::StatusOr<Tensor> ParseNpyImpl(absl::string_view bytes) {
                                                      absl::StrJoin(header.shape, ", "), ")"));
     }
     if (d != 0 && count > kMaxElements / d) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "shape (", absl::StrJoin(header.shape, ", "), ") has more than 2^40 elements"));
+      return absl::InvalidArgumentError(absl::StrCat("shape (", absl::StrJoin(header.shape, ", "),
+                                                     ") has more than 2^40 elements"));
     }
     count *= d;
     shape.AddDim(d);
@@ -378,10 +385,10 @@ absl::StatusOr<Tensor> ParseNpyImpl(absl::string_view bytes) {
   uint64_t expected = static_cast<uint64_t>(count) * element_size;
   absl::string_view data = bytes.substr(preamble + header_length);
   if (data.size() != expected) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        data.size() < expected ? "truncated data" : "data size mismatch", ": shape ",
-        shape.DebugString(), " of ", header.type->name, " needs ", expected, " bytes, found ",
-        data.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(data.size() < expected ? "truncated data" : "data size mismatch", ": shape ",
+                     shape.DebugString(), " of ", header.type->name, " needs ", expected,
+                     " bytes, found ", data.size()));
   }
   ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(HostAllocator(), header.type->dtype, shape));
   char* out = static_cast<char*>(tensor.data());
@@ -448,8 +455,9 @@ absl::StatusOr<std::string> SerializeNpy(const Tensor& tensor) {
                                                    " as .npy: numpy has no such type"));
   }
   if (!tensor.host_accessible()) {
-    return absl::InvalidArgumentError("cannot write a tensor in device memory as .npy; copy it "
-                                      "to the host first");
+    return absl::InvalidArgumentError(
+        "cannot write a tensor in device memory as .npy; copy it "
+        "to the host first");
   }
   std::string shape;
   for (int64_t d : tensor.shape().dims()) absl::StrAppend(&shape, d, ", ");
@@ -461,13 +469,13 @@ absl::StatusOr<std::string> SerializeNpy(const Tensor& tensor) {
   // Pad with spaces so that the preamble + header + '\n' is a multiple of 64 bytes.
   size_t preamble = kMagicSize + 2 + 2;
   int major = 1;
-  size_t total = (preamble + dict.size() + 1 + kHeaderAlignment - 1) / kHeaderAlignment *
-                 kHeaderAlignment;
+  size_t total =
+      (preamble + dict.size() + 1 + kHeaderAlignment - 1) / kHeaderAlignment * kHeaderAlignment;
   if (total - preamble > 0xFFFF) {
     major = 2;
     preamble += 2;
-    total = (preamble + dict.size() + 1 + kHeaderAlignment - 1) / kHeaderAlignment *
-            kHeaderAlignment;
+    total =
+        (preamble + dict.size() + 1 + kHeaderAlignment - 1) / kHeaderAlignment * kHeaderAlignment;
   }
   size_t header_length = total - preamble;
   dict.append(header_length - dict.size() - 1, ' ');

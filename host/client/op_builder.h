@@ -10,8 +10,8 @@
 #include "absl/types/span.h"
 #include "host/client/output.h"
 #include "host/client/scope.h"
-#include "host/graph/proto/node_def.pb.h"
-#include "host/graph/proto/tensor.pb.h"
+#include "host/framework/proto/node_def.pb.h"
+#include "host/framework/proto/tensor.pb.h"
 
 namespace tessera {
 

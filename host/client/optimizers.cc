@@ -2,13 +2,13 @@
 #include "host/client/optimizers.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
 #include "host/client/gradients.h"
 #include "host/client/math_ops.h"
 #include "host/client/state_ops.h"
 #include "host/client/training_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -46,7 +46,8 @@ Output Filled(const Scope& scope, const tensorflow::TensorShapeProto& shape, dou
               DataType dtype) {
   std::vector<int32_t> dims;
   for (const auto& dim : shape.dim()) dims.push_back(static_cast<int32_t>(dim.size()));
-  return ops::Fill(scope, grad_util::IntVector(scope, dims), grad_util::Scalar(scope, value, dtype));
+  return ops::Fill(scope, grad_util::IntVector(scope, dims),
+                   grad_util::Scalar(scope, value, dtype));
 }
 
 PartialTensorShape ToPartial(const tensorflow::TensorShapeProto& shape) {
@@ -69,8 +70,8 @@ absl::StatusOr<Operation> Optimizer::ApplyGradients(const Scope& scope,
                                                     const std::vector<Output>& variables,
                                                     const Output& global_step) {
   if (gradients.size() != variables.size() || variables.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("got ", gradients.size(), " gradients for ",
-                                                   variables.size(), " variables"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("got ", gradients.size(), " gradients for ", variables.size(), " variables"));
   }
   const bool resource = variables[0].type() == TSR_DTYPE_RESOURCE;
   for (const Output& v : variables) {
@@ -132,16 +133,15 @@ Output Optimizer::Slot(const Scope& scope, const Output& variable, const std::st
     auto handle = ops::VarHandleOp(RootNamed(scope, name), dtype, ToPartial(shape),
                                    ops::VariableAttrs().SharedName(name));
     slot = handle;
-    init = ops::AssignVariableOp(RootNamed(scope, name + "/Assign"), handle,
-                                 Filled(RootNamed(scope, name + "/Initializer"), shape,
-                                        initial_value, dtype))
+    init = ops::AssignVariableOp(
+               RootNamed(scope, name + "/Assign"), handle,
+               Filled(RootNamed(scope, name + "/Initializer"), shape, initial_value, dtype))
                .operation;
   } else {
     auto var = ops::Variable(RootNamed(scope, name), ToPartial(shape), dtype);
     slot = var;
     init = ops::Assign(RootNamed(scope, name + "/Assign"), var,
-                       Filled(RootNamed(scope, name + "/Initializer"), shape, initial_value,
-                              dtype))
+                       Filled(RootNamed(scope, name + "/Initializer"), shape, initial_value, dtype))
                .operation;
   }
   variables_.push_back(slot);
@@ -214,8 +214,7 @@ Operation AdamOptimizer::ApplyDense(const Scope& s, const Output& gradient, cons
   Output b2 = grad_util::Scalar(s, beta2_, t);
   Output eps = grad_util::Scalar(s, epsilon_, t);
   if (resource) {
-    return ops::ResourceApplyAdam(s, variable, m, v, b1p, b2p, lr, b1, b2, eps, gradient)
-        .operation;
+    return ops::ResourceApplyAdam(s, variable, m, v, b1p, b2p, lr, b1, b2, eps, gradient).operation;
   }
   return ops::ApplyAdam(s, variable, m, v, b1p, b2p, lr, b1, b2, eps, gradient).operation;
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "host/graph/proto/tensor_shape.pb.h"
+#include "host/framework/proto/tensor_shape.pb.h"
 #include "host/runtime/tensor.h"
 
 namespace tessera {
@@ -114,16 +114,19 @@ class PartialTensorShape {
 template <typename T>
 constexpr DataType InitializerDataType() {
   using U = std::decay_t<T>;
-  if constexpr (std::is_same_v<U, bool>) return TSR_DTYPE_BOOL;
-  else if constexpr (std::is_same_v<U, float>) return TSR_DTYPE_FLOAT;
-  else if constexpr (std::is_same_v<U, double>) return TSR_DTYPE_DOUBLE;
+  if constexpr (std::is_same_v<U, bool>)
+    return TSR_DTYPE_BOOL;
+  else if constexpr (std::is_same_v<U, float>)
+    return TSR_DTYPE_FLOAT;
+  else if constexpr (std::is_same_v<U, double>)
+    return TSR_DTYPE_DOUBLE;
   else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>) {
-    return sizeof(U) == 1 ? TSR_DTYPE_INT8
+    return sizeof(U) == 1   ? TSR_DTYPE_INT8
            : sizeof(U) == 2 ? TSR_DTYPE_INT16
            : sizeof(U) == 4 ? TSR_DTYPE_INT32
                             : TSR_DTYPE_INT64;
   } else if constexpr (std::is_integral_v<U> && std::is_unsigned_v<U>) {
-    return sizeof(U) == 1 ? TSR_DTYPE_UINT8
+    return sizeof(U) == 1   ? TSR_DTYPE_UINT8
            : sizeof(U) == 2 ? TSR_DTYPE_UINT16
            : sizeof(U) == 4 ? TSR_DTYPE_UINT32
                             : TSR_DTYPE_UINT64;
@@ -181,10 +184,10 @@ class Input {
   Input(const T& op) : output_(static_cast<Output>(op)) {}  // NOLINT
   // A number becomes a scalar Const (TensorFlow's C++ API needs {1.f} here; this is shorter).
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
-  Input(const T& value) : initializer_(value), is_constant_(true) {}  // NOLINT
-  Input(const Tensor& tensor) : initializer_(tensor), is_constant_(true) {}  // NOLINT
+  Input(const T& value) : initializer_(value), is_constant_(true) {}          // NOLINT
+  Input(const Tensor& tensor) : initializer_(tensor), is_constant_(true) {}   // NOLINT
   Input(const Initializer& init) : initializer_(init), is_constant_(true) {}  // NOLINT
-  Input(const std::initializer_list<Initializer>& values)  // NOLINT
+  Input(const std::initializer_list<Initializer>& values)                     // NOLINT
       : initializer_(values), is_constant_(true) {}
 
   // True when the op wrapper must add a Const node for this input.
@@ -202,9 +205,9 @@ class Input {
 // The list argument of ops such as Concat and Pack.
 class InputList {
  public:
-  InputList(std::initializer_list<Input> inputs) : inputs_(inputs) {}  // NOLINT
+  InputList(std::initializer_list<Input> inputs) : inputs_(inputs) {}   // NOLINT
   InputList(std::vector<Input> inputs) : inputs_(std::move(inputs)) {}  // NOLINT
-  InputList(const std::vector<Output>& outputs)  // NOLINT
+  InputList(const std::vector<Output>& outputs)                         // NOLINT
       : inputs_(outputs.begin(), outputs.end()) {}
 
   const std::vector<Input>& inputs() const { return inputs_; }

@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "host/client/output.h"
-#include "host/graph/proto/graph.pb.h"
+#include "host/framework/proto/graph.pb.h"
 
 namespace tessera {
 

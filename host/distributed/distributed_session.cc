@@ -5,11 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/distributed/proto/distributed.pb.h"
 #include "host/distributed/rpc.h"
-#include "host/graph/tensor_proto_util.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/session/environment.h"
-#include "registry/status_macros.h"
 #include "registry/transport_handle.h"
 
 namespace tessera {

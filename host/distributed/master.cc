@@ -9,13 +9,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/distributed/cluster_spec.h"
 #include "host/distributed/proto/distributed.pb.h"
 #include "host/distributed/rpc.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
 #include "host/graph/tensor_id.h"
-#include "host/graph/tensor_proto_util.h"
 #include "host/ops/partial_shape.h"
 #include "host/partition/graph_partition.h"
 #include "host/passes/rewrite_for_execution.h"
@@ -23,7 +24,6 @@
 #include "host/runtime/device.h"
 #include "host/runtime/thread_pool.h"
 #include "host/session/environment.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/distributed/cluster_spec.h"
-#include "registry/status_macros.h"
 #include "registry/transport_handle.h"
 
 namespace tessera {

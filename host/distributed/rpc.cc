@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/distributed/proto/distributed.pb.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 

@@ -11,12 +11,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/distributed/master.h"
 #include "host/distributed/rpc.h"
 #include "host/distributed/worker.h"
 #include "host/runtime/device.h"
 #include "host/session/environment.h"
-#include "registry/status_macros.h"
 #include "registry/transport_handle.h"
 
 namespace tessera {

@@ -5,17 +5,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/distributed/proto/distributed.pb.h"
 #include "host/distributed/rpc.h"
-#include "host/executor/shared_kernels.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
-#include "host/graph/tensor_proto_util.h"
+#include "host/kernels/shared_kernels.h"
 #include "host/runtime/device.h"
 #include "host/runtime/resource_manager.h"
 #include "host/session/environment.h"
 #include "host/session/execution_plan.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 

@@ -16,13 +16,16 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "host/executor/kernel_context.h"
-#include "host/executor/op_kernel.h"
+#include "host/abi/host_kernel_context.h"
+#include "host/kernels/op_kernel.h"
 
 namespace tessera {
 
 class Device;
 class Graph;
+namespace executor_internal {
+struct NodeTable;
+}  // namespace executor_internal
 class KernelFactory;
 class Rendezvous;
 class ResourceManager;
@@ -73,81 +76,15 @@ class Executor {
   // Runs one step and waits for it.
   absl::Status Run(const Args& args) const;
 
-  int num_nodes() const { return static_cast<int>(items_.size()); }
+  int num_nodes() const;
   // True when steps run with frames and dead-value propagation.
-  bool uses_frames() const { return uses_frames_; }
-
-  // The node table, read by the per-step states (executor.cc, executor_frames.cc).
-
-  struct OutEdge {
-    int32_t dst;           // node item index
-    int32_t dst_slot;      // absolute input slot, or -1 for a control edge
-    int32_t src_output;    // -1 for a control edge
-    bool is_last_use;      // the last consumer of this output: gets the value moved
-    bool dst_single_input;  // dst has exactly one in-edge: ready without touching its counter
-  };
-  struct NodeItem {
-    KernelNodeInfo info;
-    std::shared_ptr<OpKernel> kernel;  // shared with other executors for stateful nodes
-    int32_t frame = 0;        // static frame the node runs in
-    int32_t pending_id = 0;   // index in its frame's per-iteration counters
-    int32_t input_start = 0;  // first input slot in its frame's per-iteration slots
-    int32_t num_inputs = 0;
-    int32_t out_begin = 0;
-    int32_t out_end = 0;
-    int32_t initial_pending = 0;
-    bool is_cheap = false;
-    bool is_async = false;
-    bool has_constant_outputs = false;
-    bool is_merge = false;
-    bool is_switch = false;
-    bool is_enter = false;
-    bool is_constant_enter = false;
-    bool is_exit = false;
-    bool is_next_iteration = false;
-    bool is_control_trigger = false;
-    bool is_send = false;
-    bool is_recv = false;
-    int32_t enter_frame = -1;  // Enter: the static frame it opens
-    int32_t parallel_iterations = 1;  // Enter: of the frame it opens
-    std::vector<Tensor> constant_outputs;
-  };
-  // A loop frame as the graph declares it; every execution of it is a separate instance.
-  struct StaticFrame {
-    std::string name;
-    int32_t parent = -1;
-    int32_t num_nodes = 0;        // per-iteration counters
-    int32_t num_input_slots = 0;  // per-iteration input slots
-    int32_t num_enters = 0;       // Enter nodes feeding it in this graph
-    uint64_t name_hash = 0;
-    std::vector<int32_t> initial_pending;  // by pending_id
-  };
-
-  const ExecutorParams& params() const { return params_; }
-  const std::vector<NodeItem>& items() const { return items_; }
-  const std::vector<OutEdge>& out_edges() const { return out_edges_; }
-  const std::vector<StaticFrame>& frames() const { return frames_; }
-  const std::vector<int32_t>& roots() const { return roots_; }
-  // Input slots filled from constants when a step starts (root frame).
-  struct Prefill {
-    int32_t slot;
-    const Tensor* value;
-  };
-  const std::vector<Prefill>& prefills() const { return prefills_; }
-  int32_t total_input_slots() const { return total_input_slots_; }
+  bool uses_frames() const;
 
  private:
   Executor() = default;
-  absl::Status Build(const ExecutorParams& params, const Graph& graph);
 
-  ExecutorParams params_;
-  std::vector<NodeItem> items_;
-  std::vector<OutEdge> out_edges_;
-  std::vector<Prefill> prefills_;
-  std::vector<int32_t> roots_;
-  int32_t total_input_slots_ = 0;
-  bool uses_frames_ = false;
-  std::vector<StaticFrame> frames_;
+  // The node table (host/executor/node_table.h), private to the executor.
+  std::unique_ptr<const executor_internal::NodeTable> table_;
 };
 
 }  // namespace tessera

@@ -5,16 +5,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/rendezvous/rendezvous.h"
 #include "host/runtime/device.h"
 #include "host/runtime/step_stats.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace executor_internal {
 
-absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContext& ctx,
-                          bool allow_missing) {
+absl::Status CheckOutputs(const NodeItem& item, const TSR_KernelContext& ctx, bool allow_missing) {
   for (size_t i = 0; i < ctx.outputs.size(); ++i) {
     const Tensor& out = ctx.outputs[i];
     if (!out.IsInitialized()) {
@@ -33,12 +32,12 @@ absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContex
   return absl::OkStatus();
 }
 
-absl::Status AnnotateNodeError(const absl::Status& status, const Executor::NodeItem& item) {
+absl::Status AnnotateNodeError(const absl::Status& status, const NodeItem& item) {
   return WithContext(
       status, absl::StrCat("while running node '", item.info.name, "' (", item.info.op, ")"));
 }
 
-bool StepCompletion::NodeFinished(const absl::Status& status, const Executor::NodeItem& item,
+bool StepCompletion::NodeFinished(const absl::Status& status, const NodeItem& item,
                                   size_t ready_count) {
   if (!status.ok()) {
     absl::Status annotated = AnnotateNodeError(status, item);
@@ -72,9 +71,9 @@ Executor::DoneCallback StepCompletion::TakeDone(absl::Status* status) {
   return std::move(done_);
 }
 
-void RecordNodeStats(StepStatsCollector* stats, const Device* device,
-                     const Executor::NodeItem& item, const TSR_KernelContext* ctx, int64_t start_ns,
-                     uint64_t frame_id, int64_t iter_id, bool is_dead) {
+void RecordNodeStats(StepStatsCollector* stats, const Device* device, const NodeItem& item,
+                     const TSR_KernelContext* ctx, int64_t start_ns, uint64_t frame_id,
+                     int64_t iter_id, bool is_dead) {
   NodeExecStats node;
   node.node_name = item.info.name;
   node.op = item.info.op;

@@ -1,4 +1,4 @@
-// What the two per-step states of the executor share: output checks, error annotation, step
+// What the step loop uses besides the node table: output checks, error annotation, step
 // statistics, and the handshake that keeps an async kernel finishing on the calling thread from
 // recursing into the scheduler (a loop of a million iterations must not grow the stack).
 #ifndef TESSERA_HOST_EXECUTOR_EXECUTOR_INTERNAL_H_
@@ -10,17 +10,17 @@
 
 #include "absl/status/status.h"
 #include "host/executor/executor.h"
+#include "host/executor/node_table.h"
 
 namespace tessera {
 namespace executor_internal {
 
 // Every output set and of the declared type. Outputs may be missing only where `allow_missing`
 // (Switch and _Recv in graphs that track deadness: a missing output is a dead one).
-absl::Status CheckOutputs(const Executor::NodeItem& item, const TSR_KernelContext& ctx,
-                          bool allow_missing);
+absl::Status CheckOutputs(const NodeItem& item, const TSR_KernelContext& ctx, bool allow_missing);
 
 // "while running node 'x' (Op)".
-absl::Status AnnotateNodeError(const absl::Status& status, const Executor::NodeItem& item);
+absl::Status AnnotateNodeError(const absl::Status& status, const NodeItem& item);
 
 // The completion side of a step, the same with or without frames: the count of outstanding
 // nodes, the first error (which aborts the step's rendezvous), cancellation, and the done
@@ -38,7 +38,7 @@ class StepCompletion {
   }
   // A node finished and made `ready_count` nodes ready (0 when it failed: what it made ready
   // does not run). Records the first error. True when it was the step's last outstanding node.
-  bool NodeFinished(const absl::Status& status, const Executor::NodeItem& item, size_t ready_count);
+  bool NodeFinished(const absl::Status& status, const NodeItem& item, size_t ready_count);
   // Hands over the step's status and the done callback; once, when NodeFinished said so.
   Executor::DoneCallback TakeDone(absl::Status* status);
 
@@ -53,9 +53,9 @@ class StepCompletion {
 };
 
 // Records one node; `ctx` may be null for a dead node that did not run.
-void RecordNodeStats(StepStatsCollector* stats, const Device* device,
-                     const Executor::NodeItem& item, const TSR_KernelContext* ctx, int64_t start_ns,
-                     uint64_t frame_id, int64_t iter_id, bool is_dead);
+void RecordNodeStats(StepStatsCollector* stats, const Device* device, const NodeItem& item,
+                     const TSR_KernelContext* ctx, int64_t start_ns, uint64_t frame_id,
+                     int64_t iter_id, bool is_dead);
 
 // An async kernel's completion may run inside ComputeAsync on the calling thread or later on
 // another thread. Whichever of the two (the return from ComputeAsync, the completion) comes second

@@ -4,7 +4,7 @@
 #include <deque>
 
 #include "absl/strings/str_cat.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
 
 namespace tessera {
 

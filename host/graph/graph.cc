@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/node_def_util.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -79,18 +79,19 @@ Edge* Graph::NewEdge(Node* src, int src_output, Node* dst, int dst_input, int id
 }
 
 const Edge* Graph::AddEdge(Node* src, int src_output, Node* dst, int dst_input) {
-  TSR_CHECK(src != nullptr && dst != nullptr, "edge endpoints must be nodes");
+  TESSERA_CHECK(src != nullptr && dst != nullptr, "edge endpoints must be nodes");
   const bool control = src_output == kControlSlot;
-  TSR_CHECK(control == (dst_input == kControlSlot),
-            "an edge is control on both ends or on neither");
+  TESSERA_CHECK(control == (dst_input == kControlSlot),
+                "an edge is control on both ends or on neither");
   if (!control) {
-    TSR_CHECK(src_output >= 0 && src_output < src->num_outputs(),
-              absl::StrCat("output ", src_output, " of ", src->DebugString(), " does not exist"));
-    TSR_CHECK(dst_input >= 0 && dst_input < dst->num_inputs(),
-              absl::StrCat("input ", dst_input, " of ", dst->DebugString(), " does not exist"));
-    TSR_CHECK(dst->input_edges_[dst_input] == nullptr,
-              absl::StrCat("input ", dst_input, " of ", dst->DebugString(),
-                           " is already connected"));
+    TESSERA_CHECK(
+        src_output >= 0 && src_output < src->num_outputs(),
+        absl::StrCat("output ", src_output, " of ", src->DebugString(), " does not exist"));
+    TESSERA_CHECK(dst_input >= 0 && dst_input < dst->num_inputs(),
+                  absl::StrCat("input ", dst_input, " of ", dst->DebugString(), " does not exist"));
+    TESSERA_CHECK(
+        dst->input_edges_[dst_input] == nullptr,
+        absl::StrCat("input ", dst_input, " of ", dst->DebugString(), " is already connected"));
   }
   Edge* edge = NewEdge(src, src_output, dst, dst_input, static_cast<int>(edges_.size()));
   src->out_edges_.push_back(edge);
@@ -107,8 +108,8 @@ const Edge* Graph::AddControlEdge(Node* src, Node* dst) {
 }
 
 void Graph::RemoveEdge(const Edge* edge) {
-  TSR_CHECK(edge != nullptr && edge->id < num_edge_ids() && edges_[edge->id].get() == edge,
-            "RemoveEdge of an edge that is not in the graph");
+  TESSERA_CHECK(edge != nullptr && edge->id < num_edge_ids() && edges_[edge->id].get() == edge,
+                "RemoveEdge of an edge that is not in the graph");
   EraseEdge(&edge->src->out_edges_, edge);
   EraseEdge(&edge->dst->in_edges_, edge);
   if (!edge->IsControlEdge()) edge->dst->input_edges_[edge->dst_input] = nullptr;
@@ -116,8 +117,8 @@ void Graph::RemoveEdge(const Edge* edge) {
 }
 
 void Graph::RemoveNode(Node* node) {
-  TSR_CHECK(node != nullptr && node->IsOp(), "RemoveNode of SOURCE, SINK or null");
-  TSR_CHECK(nodes_[node->id()].get() == node, "RemoveNode of a node that is not in the graph");
+  TESSERA_CHECK(node != nullptr && node->IsOp(), "RemoveNode of SOURCE, SINK or null");
+  TESSERA_CHECK(nodes_[node->id()].get() == node, "RemoveNode of a node that is not in the graph");
   while (!node->in_edges_.empty()) RemoveEdge(node->in_edges_.back());
   while (!node->out_edges_.empty()) RemoveEdge(node->out_edges_.back());
   nodes_by_name_.erase(node->name());

@@ -10,7 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "host/graph/proto/graph.pb.h"
+#include "host/framework/proto/graph.pb.h"
 #include "host/graph/tensor_id.h"
 #include "host/ops/op_registry.h"
 #include "host/ops/partial_shape.h"

@@ -5,11 +5,11 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/graph/graph.h"
-#include "host/graph/tensor_proto_util.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/shape_inference.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -93,7 +93,7 @@ absl::Status CycleError(const Graph& graph, const std::vector<Node*>& left_over)
         break;
       }
     }
-    TSR_CHECK(next != nullptr, "a node left by the topological sort has no pending input");
+    TESSERA_CHECK(next != nullptr, "a node left by the topological sort has no pending input");
     current = next;
   }
   // walk[position(current)..] visits the cycle backwards; reverse it to follow the edges.
@@ -184,17 +184,15 @@ absl::Status AddEdges(Graph* graph, const std::vector<std::pair<Node*, ParsedInp
   for (const auto& [node, inputs] : nodes) {
     const std::string label = node->DebugString();
     if (static_cast<int>(inputs.data.size()) != node->num_inputs()) {
-      return absl::InvalidArgumentError(absl::StrCat(label, " has ", inputs.data.size(),
-                                                     " data inputs, expected ",
-                                                     node->num_inputs()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          label, " has ", inputs.data.size(), " data inputs, expected ", node->num_inputs()));
     }
     for (int i = 0; i < node->num_inputs(); ++i) {
       const TensorId& id = inputs.data[i];
       Node* src = graph->FindNode(id.node);
       if (src == nullptr || !src->IsOp()) {
         return absl::InvalidArgumentError(absl::StrCat(label, ": input ", i, " refers to node '",
-                                                       id.node,
-                                                       "', which is not in the graph"));
+                                                       id.node, "', which is not in the graph"));
       }
       if (id.index >= src->num_outputs()) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -205,9 +203,9 @@ absl::Status AddEdges(Graph* graph, const std::vector<std::pair<Node*, ParsedInp
       const DataType expected = node->input_type(i);
       // A ref output may feed a plain input of its base type (TensorFlow reads the variable).
       if (actual != expected && !(IsRefType(actual) && BaseType(actual) == expected)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            label, ": input ", i, " '", id.ToString(), "' has type ", DataTypeString(actual),
-            ", expected ", DataTypeString(expected)));
+        return absl::InvalidArgumentError(absl::StrCat(label, ": input ", i, " '", id.ToString(),
+                                                       "' has type ", DataTypeString(actual),
+                                                       ", expected ", DataTypeString(expected)));
       }
       graph->AddEdge(src, id.index, node, i);
     }
@@ -244,9 +242,9 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef
     bool internal = options.allow_internal_names && !node.name().empty() && node.name()[0] == '_' &&
                     IsValidNodeName(node.name().substr(1));
     if (!internal && !IsValidNodeName(node.name())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "node ", i, " (", node.op(), ") has name '", node.name(),
-          "', which does not match [A-Za-z0-9.][A-Za-z0-9_>./-]*"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("node ", i, " (", node.op(), ") has name '", node.name(),
+                       "', which does not match [A-Za-z0-9.][A-Za-z0-9_>./-]*"));
     }
     if (!names.insert(node.name()).second) {
       return absl::InvalidArgumentError(

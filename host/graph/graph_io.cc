@@ -6,11 +6,11 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "host/graph/graph.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -48,13 +48,12 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
 
 absl::Status ParseBinary(const std::string& bytes, const std::string& path,
                          tensorflow::GraphDef* def) {
-  google::protobuf::io::CodedInputStream stream(
-      reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream stream(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                static_cast<int>(bytes.size()));
   stream.SetTotalBytesLimit(INT_MAX);
   if (!def->ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("graph file '", path, "' is not a valid binary GraphDef (", bytes.size(),
-                     " bytes)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "graph file '", path, "' is not a valid binary GraphDef (", bytes.size(), " bytes)"));
   }
   return absl::OkStatus();
 }
@@ -65,9 +64,8 @@ absl::Status ParseText(const std::string& text, const std::string& path,
   FirstErrorCollector errors;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(text, def)) {
-    return absl::InvalidArgumentError(absl::StrCat("graph file '", path,
-                                                   "' is not a valid text GraphDef: ",
-                                                   errors.error()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("graph file '", path, "' is not a valid text GraphDef: ", errors.error()));
   }
   return absl::OkStatus();
 }
@@ -79,8 +77,8 @@ absl::StatusOr<tensorflow::GraphDef> ReadGraphDefFile(const std::string& path) {
   if (!file) return ErrnoStatus(errno, absl::StrCat("cannot open graph file '", path, "'"));
   const std::streamoff size = file.tellg();
   if (size < 0) {
-    return absl::InvalidArgumentError(absl::StrCat("graph file '", path,
-                                                   "' is not a regular file"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("graph file '", path, "' is not a regular file"));
   }
   if (size > static_cast<std::streamoff>(INT_MAX)) {
     return absl::InvalidArgumentError(absl::StrCat("graph file '", path, "' has ", size,
@@ -108,9 +106,9 @@ absl::StatusOr<tensorflow::GraphDef> ReadGraphDefFile(const std::string& path) {
   def.Clear();
   absl::Status text = ParseText(bytes, path, &def);
   if (text.ok()) return def;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "graph file '", path, "' is neither a binary nor a text GraphDef (as text: ",
-      text.message(), ")"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("graph file '", path,
+                   "' is neither a binary nor a text GraphDef (as text: ", text.message(), ")"));
 }
 
 absl::Status WriteGraphDefFile(const tensorflow::GraphDef& def, const std::string& path) {
@@ -120,9 +118,9 @@ absl::Status WriteGraphDefFile(const tensorflow::GraphDef& def, const std::strin
       return absl::InternalError(absl::StrCat("cannot print the GraphDef for '", path, "'"));
     }
   } else if (!def.SerializeToString(&bytes)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot serialize the GraphDef for '", path, "' (", def.ByteSizeLong(),
-        " bytes; the limit is 2 GiB)"));
+    return absl::InvalidArgumentError(absl::StrCat("cannot serialize the GraphDef for '", path,
+                                                   "' (", def.ByteSizeLong(),
+                                                   " bytes; the limit is 2 GiB)"));
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) return ErrnoStatus(errno, absl::StrCat("cannot create graph file '", path, "'"));

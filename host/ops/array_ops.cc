@@ -11,11 +11,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "host/graph/tensor_proto_util.h"
+#include "base/status_macros.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/ops/array_op_groups.h"
 #include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -38,10 +38,9 @@ absl::Status ConstShape(ShapeInferenceContext& ctx) {
   if (!value->tensor_content().empty() && element_size > 0 &&
       value->tensor_content().size() / element_size !=
           static_cast<uint64_t>(shape->num_elements())) {
-    return ctx.Error(absl::StrCat("value of shape ", shape->DebugString(), " has ",
-                                  value->tensor_content().size(),
-                                  " bytes of tensor_content, expected ",
-                                  shape->num_elements() * element_size));
+    return ctx.Error(absl::StrCat(
+        "value of shape ", shape->DebugString(), " has ", value->tensor_content().size(),
+        " bytes of tensor_content, expected ", shape->num_elements() * element_size));
   }
   ctx.set_output(0, PartialShape::FromTensorShape(*shape));
   return absl::OkStatus();
@@ -93,8 +92,8 @@ absl::Status ReshapeShape(ShapeInferenceContext& ctx) {
       unknown_index = i;
       ++unknown_count;
     } else if (out.dim(i) > 0 && known_product > std::numeric_limits<int64_t>::max() / out.dim(i)) {
-      return ctx.Error(absl::StrCat("new shape ", out.ToString(),
-                                    " has more elements than an int64 can count"));
+      return ctx.Error(
+          absl::StrCat("new shape ", out.ToString(), " has more elements than an int64 can count"));
     } else {
       known_product *= out.dim(i);
     }
@@ -108,10 +107,9 @@ absl::Status ReshapeShape(ShapeInferenceContext& ctx) {
     }
     if (unknown_count == 1 && known_product > 0) {
       if (in_elements % known_product != 0) {
-        return ctx.Error(absl::StrCat("cannot reshape a tensor with ", in_elements,
-                                      " elements to shape ", out.ToString(),
-                                      ": the number of elements is not a multiple of ",
-                                      known_product));
+        return ctx.Error(absl::StrCat(
+            "cannot reshape a tensor with ", in_elements, " elements to shape ", out.ToString(),
+            ": the number of elements is not a multiple of ", known_product));
       }
       out.set_dim(unknown_index, in_elements / known_product);
     }
@@ -144,8 +142,8 @@ absl::Status ExpandDimsShape(ShapeInferenceContext& ctx) {
   }
   int64_t d = dim[0];
   if (d < -rank - 1 || d > rank) {
-    return ctx.Error(absl::StrCat("dim ", d, " is not in the interval [", -rank - 1, ", ", rank,
-                                  "]"));
+    return ctx.Error(
+        absl::StrCat("dim ", d, " is not in the interval [", -rank - 1, ", ", rank, "]"));
   }
   if (d < 0) d += rank + 1;
   PartialShape out = input.Subshape(0, static_cast<int>(d));
@@ -185,8 +183,8 @@ absl::Status SqueezeShape(ShapeInferenceContext& ctx) {
     } else if (d == 1) {
       if (listed || wrapped.empty()) continue;
     } else if (listed) {
-      return ctx.Error(absl::StrCat("cannot squeeze dimension ", i,
-                                    ": expected a dimension of 1, got ", d));
+      return ctx.Error(
+          absl::StrCat("cannot squeeze dimension ", i, ": expected a dimension of 1, got ", d));
     }
     out.AddDim(d);
   }
@@ -205,9 +203,9 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
       rank = shape.rank();
       first_known = i;
     } else if (shape.rank() != rank) {
-      return ctx.Error(absl::StrCat("all inputs must have the same rank, but input ",
-                                    first_known, " has rank ", rank, " and input ", i,
-                                    " has rank ", shape.rank()));
+      return ctx.Error(absl::StrCat("all inputs must have the same rank, but input ", first_known,
+                                    " has rank ", rank, " and input ", i, " has rank ",
+                                    shape.rank()));
     }
   }
   std::vector<int64_t> axis_values;
@@ -251,8 +249,7 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
     if (axis_size >= 0) {
       const int64_t d = shape.dim(static_cast<int>(axis));
       if (d >= 0 && axis_size > std::numeric_limits<int64_t>::max() - d) {
-        return ctx.Error(absl::StrCat("the concatenated dimension ", axis,
-                                      " overflows int64"));
+        return ctx.Error(absl::StrCat("the concatenated dimension ", axis, " overflows int64"));
       }
       axis_size = d < 0 ? kUnknownDim : axis_size + d;
     }
@@ -276,9 +273,9 @@ absl::Status PackShape(ShapeInferenceContext& ctx) {
   for (int i = 1; i < ctx.num_inputs(); ++i) {
     absl::StatusOr<PartialShape> next = PartialShape::Merge(merged, ctx.input(i));
     if (!next.ok()) {
-      return ctx.Error(absl::StrCat("shapes of all inputs must match: values[0].shape = ",
-                                    ctx.input(0).ToString(), " != values[", i,
-                                    "].shape = ", ctx.input(i).ToString()));
+      return ctx.Error(absl::StrCat(
+          "shapes of all inputs must match: values[0].shape = ", ctx.input(0).ToString(),
+          " != values[", i, "].shape = ", ctx.input(i).ToString()));
     }
     merged = *std::move(next);
   }
@@ -290,8 +287,8 @@ absl::Status PackShape(ShapeInferenceContext& ctx) {
   int64_t axis = 0;
   RETURN_IF_ERROR(ctx.GetAttr("axis", &axis));
   if (axis < -rank - 1 || axis > rank) {
-    return ctx.Error(absl::StrCat("invalid axis ", axis, "; must be in [", -rank - 1, ", ",
-                                  rank + 1, ")"));
+    return ctx.Error(
+        absl::StrCat("invalid axis ", axis, "; must be in [", -rank - 1, ", ", rank + 1, ")"));
   }
   if (axis < 0) axis += rank + 1;
   PartialShape out = merged.Subshape(0, static_cast<int>(axis));

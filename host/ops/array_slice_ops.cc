@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/ops/array_op_groups.h"
 #include "host/ops/standard_ops.h"
 #include "host/ops/strided_slice_shape.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

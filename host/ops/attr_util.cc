@@ -6,8 +6,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "host/graph/tensor_proto_util.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
+#include "host/framework/tensor_proto_util.h"
 
 namespace tessera {
 namespace {
@@ -39,22 +39,27 @@ int ListSize(const AttrValue::ListValue& list) {
 }
 
 std::string TypeListString(const google::protobuf::RepeatedField<int>& types) {
-  return absl::StrCat("{", absl::StrJoin(types, ", ", [](std::string* out, int t) {
-                        out->append(ProtoDataTypeString(t));
-                      }), "}");
+  return absl::StrCat(
+      "{",
+      absl::StrJoin(types, ", ",
+                    [](std::string* out, int t) { out->append(ProtoDataTypeString(t)); }),
+      "}");
 }
 
 std::string StringListString(const google::protobuf::RepeatedPtrField<std::string>& values) {
-  return absl::StrCat("{", absl::StrJoin(values, ", ", [](std::string* out, const std::string& s) {
-                        absl::StrAppend(out, "\"", s, "\"");
-                      }), "}");
+  return absl::StrCat("{",
+                      absl::StrJoin(values, ", ",
+                                    [](std::string* out, const std::string& s) {
+                                      absl::StrAppend(out, "\"", s, "\"");
+                                    }),
+                      "}");
 }
 
 absl::Status CheckType(int type, const tensorflow::OpDef::AttrDef& attr_def) {
   if (!IsRuntimeDataType(type)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "type ", ProtoDataTypeString(type), " is not supported (reference, sub-byte and "
-        "8-bit float types are not)"));
+    return absl::InvalidArgumentError(absl::StrCat("type ", ProtoDataTypeString(type),
+                                                   " is not supported (reference, sub-byte and "
+                                                   "8-bit float types are not)"));
   }
   if (attr_def.has_allowed_values()) {
     const auto& allowed = attr_def.allowed_values().list().type();
@@ -97,9 +102,8 @@ absl::Status AttrError(const tensorflow::NodeDef& node, absl::string_view name,
 }
 
 // Finds the attr and checks its case.
-absl::StatusOr<const AttrValue*> FindTyped(const tensorflow::NodeDef& node,
-                                           absl::string_view name, AttrValue::ValueCase want,
-                                           absl::string_view want_name) {
+absl::StatusOr<const AttrValue*> FindTyped(const tensorflow::NodeDef& node, absl::string_view name,
+                                           AttrValue::ValueCase want, absl::string_view want_name) {
   const AttrValue* value = FindNodeAttr(node, name);
   if (value == nullptr) {
     return absl::InvalidArgumentError(
@@ -120,15 +124,24 @@ std::string FormatNodeForError(const tensorflow::NodeDef& node) {
 
 std::string AttrValueTypeName(const AttrValue& value) {
   switch (value.value_case()) {
-    case AttrValue::kS: return "string";
-    case AttrValue::kI: return "int";
-    case AttrValue::kF: return "float";
-    case AttrValue::kB: return "bool";
-    case AttrValue::kType: return "type";
-    case AttrValue::kShape: return "shape";
-    case AttrValue::kTensor: return "tensor";
-    case AttrValue::kFunc: return "func";
-    case AttrValue::kPlaceholder: return "placeholder";
+    case AttrValue::kS:
+      return "string";
+    case AttrValue::kI:
+      return "int";
+    case AttrValue::kF:
+      return "float";
+    case AttrValue::kB:
+      return "bool";
+    case AttrValue::kType:
+      return "type";
+    case AttrValue::kShape:
+      return "shape";
+    case AttrValue::kTensor:
+      return "tensor";
+    case AttrValue::kFunc:
+      return "func";
+    case AttrValue::kPlaceholder:
+      return "placeholder";
     case AttrValue::kList: {
       auto fields = PopulatedListFields(value.list());
       if (fields.empty()) return "list(any)";
@@ -143,18 +156,26 @@ std::string AttrValueTypeName(const AttrValue& value) {
 
 std::string AttrValueSummary(const AttrValue& value) {
   switch (value.value_case()) {
-    case AttrValue::kS: return absl::StrCat("\"", value.s(), "\"");
-    case AttrValue::kI: return absl::StrCat(value.i());
-    case AttrValue::kF: return absl::StrCat(value.f());
-    case AttrValue::kB: return value.b() ? "true" : "false";
-    case AttrValue::kType: return ProtoDataTypeString(value.type());
+    case AttrValue::kS:
+      return absl::StrCat("\"", value.s(), "\"");
+    case AttrValue::kI:
+      return absl::StrCat(value.i());
+    case AttrValue::kF:
+      return absl::StrCat(value.f());
+    case AttrValue::kB:
+      return value.b() ? "true" : "false";
+    case AttrValue::kType:
+      return ProtoDataTypeString(value.type());
     case AttrValue::kShape: {
       absl::StatusOr<PartialShape> shape = PartialShape::FromProto(value.shape());
       return shape.ok() ? shape->ToString() : "<invalid shape>";
     }
-    case AttrValue::kTensor: return "<tensor>";
-    case AttrValue::kFunc: return absl::StrCat("func ", value.func().name());
-    case AttrValue::kPlaceholder: return absl::StrCat("$", value.placeholder());
+    case AttrValue::kTensor:
+      return "<tensor>";
+    case AttrValue::kFunc:
+      return absl::StrCat("func ", value.func().name());
+    case AttrValue::kPlaceholder:
+      return absl::StrCat("$", value.placeholder());
     case AttrValue::kList: {
       const AttrValue::ListValue& list = value.list();
       if (list.i_size() > 0) return absl::StrCat("[", absl::StrJoin(list.i(), ", "), "]");
@@ -214,8 +235,8 @@ absl::Status ValidateAttrValue(const AttrValue& value, const tensorflow::OpDef::
   switch (value.value_case()) {
     case AttrValue::kI:
       if (attr_def.has_minimum() && value.i() < attr_def.minimum()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "value ", value.i(), " is less than the minimum ", attr_def.minimum()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("value ", value.i(), " is less than the minimum ", attr_def.minimum()));
       }
       break;
     case AttrValue::kType:
@@ -235,16 +256,14 @@ const AttrValue* FindNodeAttr(const tensorflow::NodeDef& node, absl::string_view
   return it == node.attr().end() ? nullptr : &it->second;
 }
 
-absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name,
-                         int64_t* value) {
+absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name, int64_t* value) {
   const AttrValue* attr;
   ASSIGN_OR_RETURN(attr, FindTyped(node, name, AttrValue::kI, "int"));
   *value = attr->i();
   return absl::OkStatus();
 }
 
-absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name,
-                         int32_t* value) {
+absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name, int32_t* value) {
   int64_t v;
   RETURN_IF_ERROR(GetNodeAttr(node, name, &v));
   if (v < INT32_MIN || v > INT32_MAX) {
@@ -276,8 +295,7 @@ absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name
   return absl::OkStatus();
 }
 
-absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name,
-                         DataType* value) {
+absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name, DataType* value) {
   const AttrValue* attr;
   ASSIGN_OR_RETURN(attr, FindTyped(node, name, AttrValue::kType, "type"));
   if (!IsRuntimeDataType(attr->type())) {
@@ -321,8 +339,8 @@ absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name
   value->clear();
   for (int t : attr->list().type()) {
     if (!IsRuntimeDataType(t)) {
-      return AttrError(node, name, absl::StrCat("type ", ProtoDataTypeString(t),
-                                                " is not supported"));
+      return AttrError(node, name,
+                       absl::StrCat("type ", ProtoDataTypeString(t), " is not supported"));
     }
     value->push_back(static_cast<DataType>(t));
   }

@@ -9,9 +9,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "host/graph/proto/attr_value.pb.h"
-#include "host/graph/proto/node_def.pb.h"
-#include "host/graph/proto/op_def.pb.h"
+#include "host/framework/proto/attr_value.pb.h"
+#include "host/framework/proto/node_def.pb.h"
+#include "host/framework/proto/op_def.pb.h"
 #include "host/ops/partial_shape.h"
 #include "host/runtime/types.h"
 
@@ -42,8 +42,7 @@ absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name
 absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name, float* value);
 absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name,
                          std::string* value);
-absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name,
-                         DataType* value);
+absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name, DataType* value);
 absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name,
                          PartialShape* value);
 absl::Status GetNodeAttr(const tensorflow::NodeDef& node, absl::string_view name,

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
 
 namespace tessera {
 
@@ -60,8 +60,8 @@ absl::Status ReductionShape(ShapeInferenceContext& ctx) {
   std::set<int64_t> reduced;
   for (int64_t index : indices) {
     if (index < -rank || index >= rank) {
-      return ctx.Error(absl::StrCat("invalid reduction dimension ", index, " for input with ",
-                                    rank, " dimensions"));
+      return ctx.Error(absl::StrCat("invalid reduction dimension ", index, " for input with ", rank,
+                                    " dimensions"));
     }
     reduced.insert(index < 0 ? index + rank : index);
   }

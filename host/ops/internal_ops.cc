@@ -2,9 +2,9 @@
 // callable arguments), _Send/_Recv and their host-memory twins (partitioning), and the control
 // flow primitives Switch/Merge/Enter/Exit/NextIteration/LoopCond/ControlTrigger.
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -1,10 +1,10 @@
 // TensorFlow's checkpoint op definitions: SaveV2, RestoreV2 and MergeV2Checkpoints, with their
-// shape functions. Their kernels are the host's (host/executor/checkpoint_kernels.h).
+// shape functions. Their kernels are the host's (host/kernels/checkpoint_kernels.h).
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/checkpoint/tensor_slice.h"
 #include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

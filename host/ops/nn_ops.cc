@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/op_def_util.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -17,8 +17,8 @@ absl::Status AddOneArgTypes(const tensorflow::NodeDef& node, const tensorflow::O
     std::vector<DataType> list;
     RETURN_IF_ERROR(GetNodeAttr(node, arg.type_list_attr(), &list));
     if (static_cast<int64_t>(types->size() + list.size()) > kMaxNodeArgs) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          FormatNodeForError(node), " has more than ", kMaxNodeArgs, " arguments"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(FormatNodeForError(node), " has more than ", kMaxNodeArgs, " arguments"));
     }
     types->insert(types->end(), list.begin(), list.end());
     return absl::OkStatus();
@@ -30,9 +30,9 @@ absl::Status AddOneArgTypes(const tensorflow::NodeDef& node, const tensorflow::O
   if (!arg.number_attr().empty()) {
     RETURN_IF_ERROR(GetNodeAttr(node, arg.number_attr(), &count));
     if (count < 0 || static_cast<int64_t>(types->size()) + count > kMaxNodeArgs) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "attr '", arg.number_attr(), "' of ", FormatNodeForError(node), " is ", count,
-          ", expected a count in [0, ", kMaxNodeArgs, "]"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("attr '", arg.number_attr(), "' of ", FormatNodeForError(node), " is ",
+                       count, ", expected a count in [0, ", kMaxNodeArgs, "]"));
     }
   }
   types->insert(types->end(), static_cast<size_t>(count), type);
@@ -74,14 +74,14 @@ absl::Status ValidateNodeDefAttrs(const tensorflow::NodeDef& node,
     if (!name->empty() && (*name)[0] == '_') continue;
     const tensorflow::OpDef::AttrDef* attr_def = FindAttrDef(op_def, *name);
     if (attr_def == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(FormatNodeForError(node), " has attr '",
-                                                     *name, "', which op '", op_def.name(),
+      return absl::InvalidArgumentError(absl::StrCat(FormatNodeForError(node), " has attr '", *name,
+                                                     "', which op '", op_def.name(),
                                                      "' does not define"));
     }
     absl::Status status = ValidateAttrValue(node.attr().at(*name), *attr_def);
     if (!status.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "attr '", *name, "' of ", FormatNodeForError(node), ": ", status.message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("attr '", *name, "' of ", FormatNodeForError(node), ": ", status.message()));
     }
   }
   for (const tensorflow::OpDef::AttrDef& attr_def : op_def.attr()) {

@@ -6,8 +6,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "host/graph/proto/node_def.pb.h"
-#include "host/graph/proto/op_def.pb.h"
+#include "host/framework/proto/node_def.pb.h"
+#include "host/framework/proto/op_def.pb.h"
 #include "host/runtime/types.h"
 
 namespace tessera {
@@ -24,8 +24,7 @@ void AddDefaultsToNodeDef(const tensorflow::OpDef& op_def, tensorflow::NodeDef* 
 //   node 'x' (Add) is missing required attr 'T'
 //   node 'x' (Add) has attr 'foo', which op 'Add' does not define
 // Attrs whose names start with "_" are internal and not checked.
-absl::Status ValidateNodeDefAttrs(const tensorflow::NodeDef& node,
-                                  const tensorflow::OpDef& op_def);
+absl::Status ValidateNodeDefAttrs(const tensorflow::NodeDef& node, const tensorflow::OpDef& op_def);
 
 // The data types of the node's inputs and outputs, resolved from its attrs (number attrs repeat,
 // type lists expand). Expects validated attrs; INVALID_ARGUMENT otherwise or past kMaxNodeArgs.

@@ -1,17 +1,17 @@
 // OpDefBuilder: a fluent C++ builder for op definitions.
 #include "host/ops/op_def_builder.h"
 
+#include "base/status_macros.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/op_def_util.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 
 OpDefBuilder::OpDefBuilder(std::string name) { registration_.op_def.set_name(std::move(name)); }
 
 tensorflow::OpDef::ArgDef* OpDefBuilder::AddArg(bool input, std::string name) {
-  tensorflow::OpDef::ArgDef* arg = input ? registration_.op_def.add_input_arg()
-                                         : registration_.op_def.add_output_arg();
+  tensorflow::OpDef::ArgDef* arg =
+      input ? registration_.op_def.add_input_arg() : registration_.op_def.add_output_arg();
   arg->set_name(std::move(name));
   return arg;
 }
@@ -85,8 +85,7 @@ OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string number_attr
   return *this;
 }
 
-OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string number_attr,
-                                       DataType type) {
+OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string number_attr, DataType type) {
   tensorflow::OpDef::ArgDef* arg = AddArg(false, std::move(name));
   arg->set_number_attr(std::move(number_attr));
   arg->set_type(static_cast<tensorflow::DataType>(type));
@@ -150,8 +149,7 @@ OpDefBuilder& OpDefBuilder::StringAttr(std::string name, std::optional<std::stri
   return *this;
 }
 
-OpDefBuilder& OpDefBuilder::ShapeAttr(std::string name,
-                                      std::optional<PartialShape> default_value) {
+OpDefBuilder& OpDefBuilder::ShapeAttr(std::string name, std::optional<PartialShape> default_value) {
   tensorflow::OpDef::AttrDef* attr = AddAttr(std::move(name), "shape");
   if (default_value.has_value()) *attr->mutable_default_value() = ShapeAttrValue(*default_value);
   return *this;

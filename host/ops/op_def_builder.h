@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "host/graph/proto/op_def.pb.h"
+#include "host/framework/proto/op_def.pb.h"
 #include "host/ops/op_registry.h"
 #include "host/ops/partial_shape.h"
 #include "host/runtime/types.h"

@@ -6,9 +6,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "host/graph/tensor_proto_util.h"
+#include "base/status_macros.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/ops/attr_util.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -30,19 +30,18 @@ bool IsValidAttrName(absl::string_view name) {
 }
 
 absl::Status OpError(const tensorflow::OpDef& op_def, absl::string_view message) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("op definition '", op_def.name(), "': ", message));
+  return absl::InvalidArgumentError(absl::StrCat("op definition '", op_def.name(), "': ", message));
 }
 
 absl::Status ValidateAttrDef(const tensorflow::OpDef& op_def,
                              const tensorflow::OpDef::AttrDef& attr) {
   if (!IsValidAttrName(attr.name())) {
-    return OpError(op_def, absl::StrCat("attr name '", attr.name(),
-                                        "' must match [A-Za-z][A-Za-z0-9_]*"));
+    return OpError(op_def,
+                   absl::StrCat("attr name '", attr.name(), "' must match [A-Za-z][A-Za-z0-9_]*"));
   }
   if (!IsValidAttrType(attr.type())) {
-    return OpError(op_def, absl::StrCat("attr '", attr.name(), "' has unknown type '",
-                                        attr.type(), "'"));
+    return OpError(op_def,
+                   absl::StrCat("attr '", attr.name(), "' has unknown type '", attr.type(), "'"));
   }
   if (attr.has_allowed_values()) {
     const bool is_type = attr.type() == "type" || attr.type() == "list(type)";
@@ -58,16 +57,15 @@ absl::Status ValidateAttrDef(const tensorflow::OpDef& op_def,
       }
     }
   }
-  if (attr.has_minimum() && attr.type() != "int" &&
-      attr.type().rfind("list(", 0) != 0) {
+  if (attr.has_minimum() && attr.type() != "int" && attr.type().rfind("list(", 0) != 0) {
     return OpError(op_def, absl::StrCat("attr '", attr.name(), "' of type ", attr.type(),
                                         " cannot have a minimum"));
   }
   if (attr.has_default_value()) {
     absl::Status status = ValidateAttrValue(attr.default_value(), attr);
     if (!status.ok()) {
-      return OpError(op_def, absl::StrCat("default value of attr '", attr.name(), "': ",
-                                          status.message()));
+      return OpError(op_def,
+                     absl::StrCat("default value of attr '", attr.name(), "': ", status.message()));
     }
   }
   return absl::OkStatus();
@@ -76,8 +74,8 @@ absl::Status ValidateAttrDef(const tensorflow::OpDef& op_def,
 absl::Status ValidateArg(const tensorflow::OpDef& op_def, const tensorflow::OpDef::ArgDef& arg,
                          absl::string_view kind, std::set<std::string>* names) {
   if (!IsValidArgName(arg.name())) {
-    return OpError(op_def, absl::StrCat(kind, " name '", arg.name(),
-                                        "' must match [a-z][a-z0-9_]*"));
+    return OpError(op_def,
+                   absl::StrCat(kind, " name '", arg.name(), "' must match [a-z][a-z0-9_]*"));
   }
   if (!names->insert(arg.name()).second) {
     return OpError(op_def, absl::StrCat("argument name '", arg.name(), "' is used twice"));
@@ -98,20 +96,19 @@ absl::Status ValidateArg(const tensorflow::OpDef& op_def, const tensorflow::OpDe
                         absl::string_view role) -> absl::Status {
     const tensorflow::OpDef::AttrDef* attr = FindAttrDef(op_def, name);
     if (attr == nullptr) {
-      return OpError(op_def, absl::StrCat(kind, " '", arg.name(), "' refers to ", role,
-                                          " attr '", name, "', which is not defined"));
+      return OpError(op_def, absl::StrCat(kind, " '", arg.name(), "' refers to ", role, " attr '",
+                                          name, "', which is not defined"));
     }
     if (attr->type() != want) {
-      return OpError(op_def, absl::StrCat(kind, " '", arg.name(), "' refers to ", role,
-                                          " attr '", name, "' of type ", attr->type(),
-                                          ", expected ", want));
+      return OpError(op_def, absl::StrCat(kind, " '", arg.name(), "' refers to ", role, " attr '",
+                                          name, "' of type ", attr->type(), ", expected ", want));
     }
     return absl::OkStatus();
   };
   if (arg.type() != tensorflow::DT_INVALID && !IsRuntimeDataType(arg.type())) {
-    return OpError(op_def, absl::StrCat(kind, " '", arg.name(), "' has type ",
-                                        ProtoDataTypeString(arg.type()),
-                                        ", which is not supported"));
+    return OpError(
+        op_def, absl::StrCat(kind, " '", arg.name(), "' has type ", ProtoDataTypeString(arg.type()),
+                             ", which is not supported"));
   }
   if (!arg.type_attr().empty()) RETURN_IF_ERROR(check_attr(arg.type_attr(), "type", "type"));
   if (!arg.type_list_attr().empty()) {
@@ -125,8 +122,8 @@ absl::Status ValidateArg(const tensorflow::OpDef& op_def, const tensorflow::OpDe
     RETURN_IF_ERROR(check_attr(arg.number_attr(), "int", "number"));
     const tensorflow::OpDef::AttrDef* attr = FindAttrDef(op_def, arg.number_attr());
     if (!attr->has_minimum() || attr->minimum() < 0) {
-      return OpError(op_def, absl::StrCat("number attr '", arg.number_attr(),
-                                          "' must have a minimum >= 0"));
+      return OpError(
+          op_def, absl::StrCat("number attr '", arg.number_attr(), "' must have a minimum >= 0"));
     }
   }
   return absl::OkStatus();
@@ -153,8 +150,8 @@ const tensorflow::OpDef::AttrDef* FindAttrDef(const tensorflow::OpDef& op_def,
 
 absl::Status ValidateOpDef(const tensorflow::OpDef& op_def) {
   if (!IsValidOpName(op_def.name())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "op name '", op_def.name(), "' must match _?[A-Z][A-Za-z0-9_>]*"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("op name '", op_def.name(), "' must match _?[A-Z][A-Za-z0-9_>]*"));
   }
   std::set<std::string> attr_names;
   for (const tensorflow::OpDef::AttrDef& attr : op_def.attr()) {

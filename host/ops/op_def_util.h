@@ -4,7 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "host/graph/proto/op_def.pb.h"
+#include "host/framework/proto/op_def.pb.h"
 
 namespace tessera {
 

@@ -4,16 +4,16 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/ops/op_def_util.h"
 #include "host/ops/standard_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 
 std::unique_ptr<OpRegistry> OpRegistry::CreateStandard() {
   auto registry = std::make_unique<OpRegistry>();
   absl::Status status = RegisterStandardOps(registry.get());
-  TSR_CHECK(status.ok(), status.ToString());
+  TESSERA_CHECK(status.ok(), status.ToString());
   return registry;
 }
 

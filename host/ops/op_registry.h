@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
-#include "host/graph/proto/op_def.pb.h"
+#include "host/framework/proto/op_def.pb.h"
 #include "host/ops/shape_inference.h"
 
 namespace tessera {
@@ -55,8 +55,7 @@ class OpRegistry {
 
  private:
   mutable absl::Mutex mu_;
-  absl::flat_hash_map<std::string, std::unique_ptr<const OpRegistration>> ops_
-      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::unique_ptr<const OpRegistration>> ops_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace tessera

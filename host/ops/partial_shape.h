@@ -10,7 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "host/graph/proto/tensor_shape.pb.h"
+#include "host/framework/proto/tensor_shape.pb.h"
 #include "host/runtime/tensor.h"
 
 namespace tessera {

@@ -1,7 +1,7 @@
 // TensorFlow's standard op definitions: the list of groups and the shared type sets.
 #include "host/ops/standard_ops.h"
 
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
 
 namespace tessera {
 
@@ -26,17 +26,17 @@ absl::Status RegisterStandardOps(OpRegistry* registry) {
 }
 
 std::vector<DataType> NumberTypes() {
-  return {TSR_DTYPE_FLOAT,     TSR_DTYPE_DOUBLE,  TSR_DTYPE_INT32,     TSR_DTYPE_UINT8,
-          TSR_DTYPE_INT16,     TSR_DTYPE_INT8,    TSR_DTYPE_COMPLEX64, TSR_DTYPE_INT64,
-          TSR_DTYPE_QINT8,     TSR_DTYPE_QUINT8,  TSR_DTYPE_QINT32,    TSR_DTYPE_BFLOAT16,
-          TSR_DTYPE_QINT16,    TSR_DTYPE_QUINT16, TSR_DTYPE_UINT16,    TSR_DTYPE_COMPLEX128,
-          TSR_DTYPE_HALF,      TSR_DTYPE_UINT32,  TSR_DTYPE_UINT64};
+  return {TSR_DTYPE_FLOAT,  TSR_DTYPE_DOUBLE,  TSR_DTYPE_INT32,     TSR_DTYPE_UINT8,
+          TSR_DTYPE_INT16,  TSR_DTYPE_INT8,    TSR_DTYPE_COMPLEX64, TSR_DTYPE_INT64,
+          TSR_DTYPE_QINT8,  TSR_DTYPE_QUINT8,  TSR_DTYPE_QINT32,    TSR_DTYPE_BFLOAT16,
+          TSR_DTYPE_QINT16, TSR_DTYPE_QUINT16, TSR_DTYPE_UINT16,    TSR_DTYPE_COMPLEX128,
+          TSR_DTYPE_HALF,   TSR_DTYPE_UINT32,  TSR_DTYPE_UINT64};
 }
 
 std::vector<DataType> RealNumberTypes() {
-  return {TSR_DTYPE_FLOAT,  TSR_DTYPE_DOUBLE,   TSR_DTYPE_INT32,  TSR_DTYPE_UINT8,
-          TSR_DTYPE_INT16,  TSR_DTYPE_INT8,     TSR_DTYPE_INT64,  TSR_DTYPE_BFLOAT16,
-          TSR_DTYPE_UINT16, TSR_DTYPE_HALF,     TSR_DTYPE_UINT32, TSR_DTYPE_UINT64};
+  return {TSR_DTYPE_FLOAT,  TSR_DTYPE_DOUBLE, TSR_DTYPE_INT32,  TSR_DTYPE_UINT8,
+          TSR_DTYPE_INT16,  TSR_DTYPE_INT8,   TSR_DTYPE_INT64,  TSR_DTYPE_BFLOAT16,
+          TSR_DTYPE_UINT16, TSR_DTYPE_HALF,   TSR_DTYPE_UINT32, TSR_DTYPE_UINT64};
 }
 
 }  // namespace tessera

@@ -1,7 +1,7 @@
 // TensorFlow's variable op definitions: ref variables (VariableV2) and resource variables.
+#include "base/status_macros.h"
 #include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

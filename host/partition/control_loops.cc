@@ -7,8 +7,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/ops/attr_util.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -60,8 +60,8 @@ absl::StatusOr<ControlLoop> AddControlLoop(const FrameInfo& frame, Node* loop_co
   ControlLoop loop;
   ASSIGN_OR_RETURN(loop.enter, AddPlacedNode(std::move(enter_def), device, graph));
   ASSIGN_OR_RETURN(loop.merge, AddPlacedNode(std::move(merge_def), device, graph));
-  ASSIGN_OR_RETURN(Node* switch_node, AddPlacedNode(std::move(switch_def), device, graph));
-  ASSIGN_OR_RETURN(Node* next, AddPlacedNode(std::move(next_def), device, graph));
+  ASSIGN_OR_RETURN(Node * switch_node, AddPlacedNode(std::move(switch_def), device, graph));
+  ASSIGN_OR_RETURN(Node * next, AddPlacedNode(std::move(next_def), device, graph));
   graph->AddEdge(loop.enter, 0, loop.merge, 0);
   graph->AddEdge(next, 0, loop.merge, 1);
   graph->AddEdge(loop.merge, 0, switch_node, 0);
@@ -137,11 +137,11 @@ absl::StatusOr<bool> AddControlLoops(const ControlFlowInfo& info, Graph* graph) 
       }
       const FrameInfo& frame_info = info.frames[frame];
       if (frame_info.loop_cond == nullptr) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "a cross-device loop must have a pivot predicate (frame '", frame_info.name,
-            "'): the frame has no LoopCond, and edge '", edge->src->name(), "' -> '",
-            edge->dst->name(), "' inside it goes from '", edge->src->assigned_device(),
-            "' to '", device, "'"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("a cross-device loop must have a pivot predicate (frame '",
+                         frame_info.name, "'): the frame has no LoopCond, and edge '",
+                         edge->src->name(), "' -> '", edge->dst->name(), "' inside it goes from '",
+                         edge->src->assigned_device(), "' to '", device, "'"));
       }
       Node* loop_cond = graph->node(frame_info.loop_cond->id());
       ASSIGN_OR_RETURN(ControlLoop loop,
@@ -155,7 +155,7 @@ absl::StatusOr<bool> AddControlLoops(const ControlFlowInfo& info, Graph* graph) 
     if (inner_enter != nullptr) {
       // The outermost new loop starts from a dummy value in the root frame.
       ASSIGN_OR_RETURN(
-          Node* start,
+          Node * start,
           AddPlacedNode(EmptyConstNodeDef(ControlLoopName(graph, edge->dst->name()), device),
                         device, graph));
       graph->AddControlEdge(graph->source(), start);

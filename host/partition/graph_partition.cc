@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/graph/control_flow.h"
 #include "host/graph/tensor_id.h"
 #include "host/ops/attr_util.h"
 #include "host/partition/control_loops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

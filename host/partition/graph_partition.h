@@ -11,8 +11,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "host/framework/proto/graph.pb.h"
 #include "host/graph/graph.h"
-#include "host/graph/proto/graph.pb.h"
 #include "host/partition/memory_types.h"
 
 namespace tessera {

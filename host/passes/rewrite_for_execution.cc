@@ -6,8 +6,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/graph/graph.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

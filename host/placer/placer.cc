@@ -9,12 +9,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "host/executor/kernel_factory.h"
+#include "base/status_macros.h"
 #include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
+#include "host/kernels/kernel_factory.h"
 #include "host/runtime/device.h"
 #include "host/runtime/device_name.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -35,9 +35,7 @@ bool IsGenerator(const Node& n) {
 }
 
 // Heuristic B: ops that read only their input's metadata.
-bool IsMetadata(const Node& n) {
-  return n.op() == "Shape" || n.op() == "Size" || n.op() == "Rank";
-}
+bool IsMetadata(const Node& n) { return n.op() == "Shape" || n.op() == "Size" || n.op() == "Rank"; }
 
 ParsedDeviceName WithoutTypeAndId(ParsedDeviceName name) {
   name.has_type = false;
@@ -159,15 +157,16 @@ class ColocationGraph {
     if (m.types.empty()) {
       std::vector<std::string> with_kernels;
       for (const std::string& type : kernels_.DeviceTypesWithKernelsFor(node->op())) {
-        bool present = std::find(device_types_.begin(), device_types_.end(), type) !=
-                       device_types_.end();
-        with_kernels.push_back(absl::StrCat(
-            type, present ? " (not for the node's types)" : " (no such device)"));
+        bool present =
+            std::find(device_types_.begin(), device_types_.end(), type) != device_types_.end();
+        with_kernels.push_back(
+            absl::StrCat(type, present ? " (not for the node's types)" : " (no such device)"));
       }
       return absl::InvalidArgumentError(absl::StrCat(
-          "cannot assign a device for ", what, ": no kernel for it on any device present "
-          "(devices present: ", absl::StrJoin(device_types_, ", "),
-          "; device types with a kernel for ", node->op(), ": ",
+          "cannot assign a device for ", what,
+          ": no kernel for it on any device present "
+          "(devices present: ",
+          absl::StrJoin(device_types_, ", "), "; device types with a kernel for ", node->op(), ": ",
           with_kernels.empty() ? "none" : absl::StrJoin(with_kernels, ", "), ")"));
     }
     if (!node->assigned_device().empty()) {
@@ -180,8 +179,8 @@ class ColocationGraph {
       if (std::find(m.types.begin(), m.types.end(), device->device_type()) == m.types.end()) {
         return absl::InvalidArgumentError(absl::StrCat(
             what, " is assigned to '", node->assigned_device(), "', but has no kernel for ",
-            device->device_type(), " (device types with a kernel for it: ",
-            absl::StrJoin(m.types, ", "), ")"));
+            device->device_type(),
+            " (device types with a kernel for it: ", absl::StrJoin(m.types, ", "), ")"));
       }
       m.assigned = node->assigned_device();
     }
@@ -219,32 +218,32 @@ class ColocationGraph {
     absl::Status merge = MergeDeviceNames(&resource, mb.resource);
     if (!merge.ok()) return WithContext(merge, "their resources live on different devices");
     ParsedDeviceName requested = ma.requested;
-    RETURN_IF_ERROR(options_.allow_soft_placement
-                        ? SoftMergeDeviceNames(&requested, mb.requested)
-                        : MergeDeviceNames(&requested, mb.requested));
+    RETURN_IF_ERROR(options_.allow_soft_placement ? SoftMergeDeviceNames(&requested, mb.requested)
+                                                  : MergeDeviceNames(&requested, mb.requested));
     EnsureSpecification(&requested, resource);
     if (!ma.assigned.empty() && !mb.assigned.empty() && ma.assigned != mb.assigned) {
-      return absl::InvalidArgumentError(absl::StrCat("they are already assigned to '", ma.assigned,
-                                                     "' and '", mb.assigned, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("they are already assigned to '", ma.assigned, "' and '", mb.assigned, "'"));
     }
     std::vector<std::string> types;
     for (const std::string& t : ma.types) {
       if (std::find(mb.types.begin(), mb.types.end(), t) != mb.types.end()) types.push_back(t);
     }
     if (types.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "no device type supports both (group [", absl::StrJoin(ma.names, ", "),
-          "]: ", absl::StrJoin(ma.types, ", "), "; group [", absl::StrJoin(mb.names, ", "),
-          "]: ", absl::StrJoin(mb.types, ", "), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("no device type supports both (group [", absl::StrJoin(ma.names, ", "),
+                       "]: ", absl::StrJoin(ma.types, ", "), "; group [",
+                       absl::StrJoin(mb.names, ", "), "]: ", absl::StrJoin(mb.types, ", "), ")"));
     }
     const std::string& assigned = ma.assigned.empty() ? mb.assigned : ma.assigned;
     if (!assigned.empty()) {
       const std::string& type = FindDevice(assigned)->device_type();
       if (std::find(types.begin(), types.end(), type) == types.end()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "one is already assigned to '", assigned, "', but not every node of the joined group "
-            "has a kernel for ", type, " (device types with a kernel for all: ",
-            absl::StrJoin(types, ", "), ")"));
+            "one is already assigned to '", assigned,
+            "', but not every node of the joined group "
+            "has a kernel for ",
+            type, " (device types with a kernel for all: ", absl::StrJoin(types, ", "), ")"));
       }
     }
     int root = ra, child = rb;
@@ -353,8 +352,8 @@ class ColocationGraph {
           "cannot assign a device for node '", node->name(), "' (", node->op(),
           "): could not satisfy the device specification '", SpecOrNone(group.requested),
           "'; colocation group: [", absl::StrJoin(group.names, ", "),
-          "]; device types with a kernel for the whole group: ",
-          absl::StrJoin(group.types, ", "), "; devices present: ", DeviceList(),
+          "]; device types with a kernel for the whole group: ", absl::StrJoin(group.types, ", "),
+          "; devices present: ", DeviceList(),
           options_.allow_soft_placement ? " (even without the device type and id)"
                                         : " (soft placement is off)"));
     }

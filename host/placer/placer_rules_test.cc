@@ -8,8 +8,8 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
-#include "host/executor/kernel_factory.h"
 #include "host/graph/graph.h"
+#include "host/kernels/kernel_factory.h"
 #include "host/ops/op_def_builder.h"
 #include "host/ops/op_registry.h"
 #include "host/placer/placer.h"
@@ -38,21 +38,26 @@ class PlacerRulesTest : public ::testing::Test {
     Register(OpDefBuilder("TestVarHandle").Output("resource", TSR_DTYPE_RESOURCE).SetIsStateful());
     Register(
         OpDefBuilder("TestGpuVarHandle").Output("resource", TSR_DTYPE_RESOURCE).SetIsStateful());
-    Register(OpDefBuilder("TestRead").Input("resource", TSR_DTYPE_RESOURCE).Output("value",
-                                                                                  TSR_DTYPE_FLOAT));
+    Register(OpDefBuilder("TestRead")
+                 .Input("resource", TSR_DTYPE_RESOURCE)
+                 .Output("value", TSR_DTYPE_FLOAT));
     Register(OpDefBuilder("TestReadTwo")
                  .Input("a", TSR_DTYPE_RESOURCE)
                  .Input("b", TSR_DTYPE_RESOURCE)
                  .Output("value", TSR_DTYPE_FLOAT));
-    Register(OpDefBuilder("TestCpuRead").Input("resource", TSR_DTYPE_RESOURCE).Output("value",
-                                                                                     TSR_DTYPE_FLOAT));
+    Register(OpDefBuilder("TestCpuRead")
+                 .Input("resource", TSR_DTYPE_RESOURCE)
+                 .Output("value", TSR_DTYPE_FLOAT));
     Register(OpDefBuilder("TestGpuOnly").Input("x", TSR_DTYPE_FLOAT).Output("y", TSR_DTYPE_FLOAT));
     Register(OpDefBuilder("TestNoKernel").Output("y", TSR_DTYPE_FLOAT));
     Register(OpDefBuilder("TestTpuOnly").Output("y", TSR_DTYPE_FLOAT));
     Register(OpDefBuilder("TestCpuConst").Output("y", TSR_DTYPE_FLOAT));
     for (const char* op : {"Size", "Rank"}) {
       if (ops_->Find(op) == nullptr) {
-        Register(OpDefBuilder(op).Input("input", "T").Output("output", "out_type").TypeAttr("T")
+        Register(OpDefBuilder(op)
+                     .Input("input", "T")
+                     .Output("output", "out_type")
+                     .TypeAttr("T")
                      .TypeAttr("out_type", {TSR_DTYPE_INT32, TSR_DTYPE_INT64}, TSR_DTYPE_INT32));
       }
     }
@@ -75,9 +80,8 @@ class PlacerRulesTest : public ::testing::Test {
 
   void AddDevice(const std::string& type, int id, int32_t priority,
                  const std::string& job = "localhost") {
-    devices_.push_back(std::make_unique<Device>(FullDeviceName(job, 0, 0, type, id), type,
-                                                priority, TSR_DEVICE_FLAG_HOST_MEMORY, "fake",
-                                                nullptr));
+    devices_.push_back(std::make_unique<Device>(FullDeviceName(job, 0, 0, type, id), type, priority,
+                                                TSR_DEVICE_FLAG_HOST_MEMORY, "fake", nullptr));
   }
 
   void AddKernel(const std::string& op, const std::string& type,
@@ -155,16 +159,15 @@ std::string Class(const std::string& group) {
 // ---- Requests ------------------------------------------------------------------------------
 
 TEST_F(PlacerRulesTest, FullAndPartialRequests) {
-  auto graph = Place(Placeholder("x") +
-                     N("full", "Neg", "x", "/job:localhost/replica:0/task:0/device:CPU:1", kFloat) +
-                     N("stars", "Neg", "x", "/job:*/replica:*/task:*/device:GPU:1", kFloat) +
-                     N("any_cpu", "Neg", "x", "/device:CPU:*", kFloat) +
-                     N("gpu_no_id", "Neg", "x", "/device:GPU", kFloat) +
-                     N("legacy", "Neg", "x", "/cpu:1", kFloat) +
-                     N("legacy_gpu", "Neg", "x", "/GPU:1", kFloat) +
-                     N("bare", "Neg", "x", "CPU:1", kFloat) +
-                     N("any_id", "Neg", "x", "/device:*:1", kFloat) +
-                     N("task_only", "Neg", "x", "/job:localhost/task:0", kFloat));
+  auto graph = Place(
+      Placeholder("x") +
+      N("full", "Neg", "x", "/job:localhost/replica:0/task:0/device:CPU:1", kFloat) +
+      N("stars", "Neg", "x", "/job:*/replica:*/task:*/device:GPU:1", kFloat) +
+      N("any_cpu", "Neg", "x", "/device:CPU:*", kFloat) +
+      N("gpu_no_id", "Neg", "x", "/device:GPU", kFloat) +
+      N("legacy", "Neg", "x", "/cpu:1", kFloat) + N("legacy_gpu", "Neg", "x", "/GPU:1", kFloat) +
+      N("bare", "Neg", "x", "CPU:1", kFloat) + N("any_id", "Neg", "x", "/device:*:1", kFloat) +
+      N("task_only", "Neg", "x", "/job:localhost/task:0", kFloat));
   ASSERT_TRUE(graph.ok()) << graph.status();
   EXPECT_EQ(DeviceOf(**graph, "full"), kCpu1);
   EXPECT_EQ(DeviceOf(**graph, "stars"), kGpu1);
@@ -192,8 +195,8 @@ TEST_F(PlacerRulesTest, RequestForAnAbsentDeviceNamesNodeRequestGroupAndKernels)
 TEST_F(PlacerRulesTest, RequestForAnotherJobFailsEvenWhenSoft) {
   // Soft placement drops the device type and id, never the job or task.
   for (bool soft : {false, true}) {
-    auto graph = Place(Placeholder("x") + N("neg", "Neg", "x", "/job:worker/device:CPU:0", kFloat),
-                       soft);
+    auto graph =
+        Place(Placeholder("x") + N("neg", "Neg", "x", "/job:worker/device:CPU:0", kFloat), soft);
     ASSERT_FALSE(graph.ok());
     EXPECT_EQ(graph.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(graph.status().message(),
@@ -215,11 +218,12 @@ TEST_F(PlacerRulesTest, MalformedRequestNamesTheNode) {
 // ---- Kernels and priorities ------------------------------------------------------------------
 
 TEST_F(PlacerRulesTest, HighestDeviceTypePriorityWithAKernelWins) {
-  auto graph = Place(Placeholder("x") + N("neg", "Neg", "x", "", kFloat) +
-                     N("cast", "Cast", "x", "",
-                       "attr { key: \"SrcT\" value { type: DT_FLOAT } } "
-                       "attr { key: \"DstT\" value { type: DT_INT32 } }") +
-                     N("neg_int", "Neg", "cast", "", "attr { key: \"T\" value { type: DT_INT32 } }"));
+  auto graph =
+      Place(Placeholder("x") + N("neg", "Neg", "x", "", kFloat) +
+            N("cast", "Cast", "x", "",
+              "attr { key: \"SrcT\" value { type: DT_FLOAT } } "
+              "attr { key: \"DstT\" value { type: DT_INT32 } }") +
+            N("neg_int", "Neg", "cast", "", "attr { key: \"T\" value { type: DT_INT32 } }"));
   ASSERT_TRUE(graph.ok()) << graph.status();
   EXPECT_EQ(DeviceOf(**graph, "neg"), kGpu0);      // GPU (210) outranks CPU (60)
   EXPECT_EQ(DeviceOf(**graph, "cast"), kCpu0);     // no GPU kernel for Cast
@@ -250,8 +254,23 @@ TEST_F(PlacerRulesTest, NoKernelAnywhereNamesNodeRequestAndKernelTypes) {
               HasSubstr("device types with a kernel for TestTpuOnly: TPU (no such device)"));
 
   auto types = Place(R"pb(
-    node { name: "b" op: "Placeholder" attr { key: "dtype" value { type: DT_INT8 } } }
-    node { name: "m" op: "Neg" input: "b" attr { key: "T" value { type: DT_INT8 } } })pb");
+    node {
+      name: "b"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_INT8 }
+      }
+    }
+    node {
+      name: "m"
+      op: "Neg"
+      input: "b"
+      attr {
+        key: "T"
+        value { type: DT_INT8 }
+      }
+    })pb");
   ASSERT_FALSE(types.ok());
   EXPECT_THAT(types.status().message(), HasSubstr("node 'm' (Neg): no kernel"));
   EXPECT_THAT(types.status().message(),
@@ -274,7 +293,8 @@ TEST_F(PlacerRulesTest, ClassGroupsShareADeviceAllTheirKernelsAllow) {
   auto graph = Place(Placeholder("x") + N("a", "Neg", "x", "", kFloat) +
                      N("b", "Cast", "a", "",
                        "attr { key: \"SrcT\" value { type: DT_FLOAT } } "
-                       "attr { key: \"DstT\" value { type: DT_INT32 } } " + Class("a")) +
+                       "attr { key: \"DstT\" value { type: DT_INT32 } } " +
+                           Class("a")) +
                      // A group named after no node: its members still go together.
                      N("g1", "Neg", "x", "/device:CPU:1", std::string(kFloat) + Class("ghost")) +
                      N("g2", "Neg", "x", "", std::string(kFloat) + Class("ghost")));
@@ -321,7 +341,8 @@ TEST_F(PlacerRulesTest, GroupWithoutACommonKernelTypeFailsUnlessSoft) {
   std::string text = Placeholder("x") + N("a", "TestGpuOnly", "x") +
                      N("b", "Cast", "x", "",
                        "attr { key: \"SrcT\" value { type: DT_FLOAT } } "
-                       "attr { key: \"DstT\" value { type: DT_INT32 } } " + Class("a"));
+                       "attr { key: \"DstT\" value { type: DT_INT32 } } " +
+                           Class("a"));
   auto hard = Place(text);
   ASSERT_FALSE(hard.ok());
   EXPECT_EQ(hard.status().code(), absl::StatusCode::kInvalidArgument);
@@ -340,7 +361,8 @@ TEST_F(PlacerRulesTest, GroupThatCannotMeetItsRequestNamesTheGroup) {
   auto graph = Place(Placeholder("x") + N("a", "Neg", "x", "/device:GPU:0", kFloat) +
                      N("b", "Cast", "a", "",
                        "attr { key: \"SrcT\" value { type: DT_FLOAT } } "
-                       "attr { key: \"DstT\" value { type: DT_INT32 } } " + Class("a")));
+                       "attr { key: \"DstT\" value { type: DT_INT32 } } " +
+                           Class("a")));
   ASSERT_FALSE(graph.ok());
   EXPECT_THAT(graph.status().message(),
               HasSubstr("could not satisfy the device specification '/device:GPU:0'; colocation "
@@ -358,8 +380,8 @@ TEST_F(PlacerRulesTest, ResourceEdgesColocate) {
 }
 
 TEST_F(PlacerRulesTest, ResourceDeviceWinsUnderSoftPlacement) {
-  std::string text = N("v", "TestVarHandle", "", "/device:GPU:1") +
-                     N("r", "TestRead", "v", "/device:CPU:0");
+  std::string text =
+      N("v", "TestVarHandle", "", "/device:GPU:1") + N("r", "TestRead", "v", "/device:CPU:0");
   auto hard = Place(text);
   ASSERT_FALSE(hard.ok());
   EXPECT_EQ(hard.status().code(), absl::StatusCode::kInvalidArgument);
@@ -410,11 +432,10 @@ TEST_F(PlacerRulesTest, ResourceEdgesMustHoldEvenWhenSoft) {
 // ---- Heuristics --------------------------------------------------------------------------------
 
 TEST_F(PlacerRulesTest, GeneratorsFollowTheirConsumers) {
-  auto graph = Place(Const("c") + N("a", "Neg", "c", "/device:CPU:1", kFloat) +
-                     N("b", "Neg", "c", "/device:CPU:1", kFloat) +
-                     Const("partial", "/device:CPU:*") +
-                     N("p", "Neg", "partial", "/device:CPU:1", kFloat) +
-                     Const("lonely"));
+  auto graph =
+      Place(Const("c") + N("a", "Neg", "c", "/device:CPU:1", kFloat) +
+            N("b", "Neg", "c", "/device:CPU:1", kFloat) + Const("partial", "/device:CPU:*") +
+            N("p", "Neg", "partial", "/device:CPU:1", kFloat) + Const("lonely"));
   ASSERT_TRUE(graph.ok()) << graph.status();
   EXPECT_EQ(DeviceOf(**graph, "c"), kCpu1);        // not GPU:0, which priority alone gives
   EXPECT_EQ(DeviceOf(**graph, "partial"), kCpu1);  // its request allows the consumer's device
@@ -423,10 +444,8 @@ TEST_F(PlacerRulesTest, GeneratorsFollowTheirConsumers) {
 
 TEST_F(PlacerRulesTest, GeneratorsStayPutWhenTheyCannotFollow) {
   auto graph = Place(Const("c") + N("a", "Neg", "c", "/device:CPU:1", kFloat) +
-                     N("b", "Neg", "c", "/device:GPU:1", kFloat) +
-                     N("cpu_const", "TestCpuConst") +
-                     N("gpu_user", "TestGpuOnly", "cpu_const") +
-                     Const("pinned", "/device:GPU:0") +
+                     N("b", "Neg", "c", "/device:GPU:1", kFloat) + N("cpu_const", "TestCpuConst") +
+                     N("gpu_user", "TestGpuOnly", "cpu_const") + Const("pinned", "/device:GPU:0") +
                      N("q", "Neg", "pinned", "/device:CPU:1", kFloat));
   ASSERT_TRUE(graph.ok()) << graph.status();
   EXPECT_EQ(DeviceOf(**graph, "c"), kGpu0);          // consumers disagree
@@ -435,12 +454,11 @@ TEST_F(PlacerRulesTest, GeneratorsStayPutWhenTheyCannotFollow) {
 }
 
 TEST_F(PlacerRulesTest, MetadataOpsFollowTheirInput) {
-  std::string shape_attrs = std::string(kFloat) +
-                            " attr { key: \"out_type\" value { type: DT_INT32 } }";
+  std::string shape_attrs =
+      std::string(kFloat) + " attr { key: \"out_type\" value { type: DT_INT32 } }";
   auto graph = Place(Placeholder("x") + N("a", "Neg", "x", "/device:CPU:1", kFloat) +
                      N("shape", "Shape", "a", "", shape_attrs) +
-                     N("size", "Size", "a", "", shape_attrs) +
-                     N("rank", "Rank", "a", "", kFloat) +
+                     N("size", "Size", "a", "", shape_attrs) + N("rank", "Rank", "a", "", kFloat) +
                      N("gpu_shape", "Shape", "a", "/device:GPU:*", shape_attrs) +
                      N("neg", "Neg", "a", "", kFloat));
   ASSERT_TRUE(graph.ok()) << graph.status();
@@ -529,29 +547,115 @@ TEST_F(PlacerRulesTest, ExistingAssignmentErrors) {
 
 // A counting loop as tf.while_loop emits it; NextIteration feeds Merge back.
 constexpr char kLoop[] = R"pb(
-  node { name: "start" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-  node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
-  node { name: "while/Enter" op: "Enter" input: "start" device: "/device:CPU:1"
-         attr { key: "T" value { type: DT_FLOAT } }
-         attr { key: "frame_name" value { s: "while/ctx" } } }
-  node { name: "while/p" op: "Enter" input: "p"
-         attr { key: "T" value { type: DT_BOOL } }
-         attr { key: "frame_name" value { s: "while/ctx" } }
-         attr { key: "is_constant" value { b: true } } }
-  node { name: "while/Merge" op: "Merge" input: "while/Enter" input: "while/NextIteration"
-         device: "/device:CPU:1"
-         attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } }
+  node {
+    name: "start"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "p"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_BOOL }
+    }
+  }
+  node {
+    name: "while/Enter"
+    op: "Enter"
+    input: "start"
+    device: "/device:CPU:1"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "frame_name"
+      value { s: "while/ctx" }
+    }
+  }
+  node {
+    name: "while/p"
+    op: "Enter"
+    input: "p"
+    attr {
+      key: "T"
+      value { type: DT_BOOL }
+    }
+    attr {
+      key: "frame_name"
+      value { s: "while/ctx" }
+    }
+    attr {
+      key: "is_constant"
+      value { b: true }
+    }
+  }
+  node {
+    name: "while/Merge"
+    op: "Merge"
+    input: "while/Enter"
+    input: "while/NextIteration"
+    device: "/device:CPU:1"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "N"
+      value { i: 2 }
+    }
+  }
   node { name: "while/LoopCond" op: "LoopCond" input: "while/p" }
-  node { name: "while/Switch" op: "Switch" input: "while/Merge" input: "while/LoopCond"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "while/Identity" op: "Identity" input: "while/Switch:1"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "while/shape" op: "Shape" input: "while/Merge"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "while/NextIteration" op: "NextIteration" input: "while/Identity"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "while/Exit" op: "Exit" input: "while/Switch"
-         attr { key: "T" value { type: DT_FLOAT } } }
+  node {
+    name: "while/Switch"
+    op: "Switch"
+    input: "while/Merge"
+    input: "while/LoopCond"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "while/Identity"
+    op: "Identity"
+    input: "while/Switch:1"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "while/shape"
+    op: "Shape"
+    input: "while/Merge"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "while/NextIteration"
+    op: "NextIteration"
+    input: "while/Identity"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "while/Exit"
+    op: "Exit"
+    input: "while/Switch"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
 )pb";
 
 TEST_F(PlacerRulesTest, PlacesEveryNodeOfALoop) {
@@ -568,10 +672,11 @@ TEST_F(PlacerRulesTest, PlacesEveryNodeOfALoop) {
 }
 
 TEST_F(PlacerRulesTest, LogsEveryNodesDevice) {
-  auto graph = Import(Placeholder("x") + N("neg", "Neg", "x", "/device:CPU:1", kFloat) +
-                      Const("c") + N("cast", "Cast", "c", "",
-                                     "attr { key: \"SrcT\" value { type: DT_FLOAT } } "
-                                     "attr { key: \"DstT\" value { type: DT_INT32 } }"));
+  auto graph =
+      Import(Placeholder("x") + N("neg", "Neg", "x", "/device:CPU:1", kFloat) + Const("c") +
+             N("cast", "Cast", "c", "",
+               "attr { key: \"SrcT\" value { type: DT_FLOAT } } "
+               "attr { key: \"DstT\" value { type: DT_INT32 } }"));
   ASSERT_TRUE(graph.ok());
   ::testing::internal::CaptureStderr();
   absl::Status status = PlaceImported(graph->get(), /*soft=*/false, /*log=*/true);

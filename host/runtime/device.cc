@@ -4,8 +4,8 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "registry/device_handle.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -60,7 +60,7 @@ Device::Device(std::string name, std::string device_type, int32_t type_priority,
       incarnation_(NewIncarnation()),
       plugin_device_(std::move(plugin_device)) {
   absl::StatusOr<ParsedDeviceName> parsed = ParseDeviceName(name_);
-  TSR_CHECK(parsed.ok(), parsed.status().ToString());
+  TESSERA_CHECK(parsed.ok(), parsed.status().ToString());
   parsed_name_ = *parsed;
   allocator_ = std::make_unique<PluginAllocator>(name_, this, plugin_device_.get(), host_memory());
 }
@@ -68,8 +68,8 @@ Device::Device(std::string name, std::string device_type, int32_t type_priority,
 std::unique_ptr<Device> Device::Remote(std::string name, std::string device_type,
                                        int32_t type_priority, uint32_t flags,
                                        uint64_t incarnation) {
-  auto device = std::unique_ptr<Device>(new Device(std::move(name), std::move(device_type),
-                                                   type_priority, flags, "", nullptr));
+  auto device = std::unique_ptr<Device>(
+      new Device(std::move(name), std::move(device_type), type_priority, flags, "", nullptr));
   device->incarnation_ = incarnation;
   device->allocator_.reset();
   return device;
@@ -83,8 +83,8 @@ TSR_Device* Device::abi_handle() const {
 
 absl::Status Device::CopyFromHost(const Tensor& host_src, Tensor* dst) {
   if (is_remote()) {
-    return absl::FailedPreconditionError(absl::StrCat("cannot copy to ", name_,
-                                                      ": it is a device of another task"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot copy to ", name_, ": it is a device of another task"));
   }
   ASSIGN_OR_RETURN(*dst, Tensor::Allocate(allocator(), host_src.dtype(), host_src.shape()));
   if (host_src.TotalBytes() == 0) return absl::OkStatus();
@@ -93,8 +93,8 @@ absl::Status Device::CopyFromHost(const Tensor& host_src, Tensor* dst) {
 
 absl::Status Device::CopyToHost(const Tensor& src, Tensor* host_dst) {
   if (is_remote()) {
-    return absl::FailedPreconditionError(absl::StrCat("cannot copy from ", name_,
-                                                      ": it is a device of another task"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot copy from ", name_, ": it is a device of another task"));
   }
   ASSIGN_OR_RETURN(*host_dst, Tensor::Allocate(HostAllocator(), src.dtype(), src.shape()));
   if (src.TotalBytes() == 0) return absl::OkStatus();

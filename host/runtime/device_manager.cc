@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "registry/device_handle.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -70,11 +70,11 @@ absl::StatusOr<std::unique_ptr<DeviceManager>> DeviceManager::Create(
                                                  "': ", plugin_device.status().message()));
         continue;
       }
-      std::string name = FullDeviceName(options.job, options.replica, options.task,
-                                        spec.device_type, ordinal);
-      manager->devices_.push_back(std::make_unique<Device>(
-          name, spec.device_type, spec.priority, spec.flags, spec.origin.plugin_name,
-          std::move(*plugin_device)));
+      std::string name =
+          FullDeviceName(options.job, options.replica, options.task, spec.device_type, ordinal);
+      manager->devices_.push_back(std::make_unique<Device>(name, spec.device_type, spec.priority,
+                                                           spec.flags, spec.origin.plugin_name,
+                                                           std::move(*plugin_device)));
       manager->device_ptrs_.push_back(manager->devices_.back().get());
     }
   }

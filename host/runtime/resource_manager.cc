@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
 
 namespace tessera {
 
@@ -46,7 +46,7 @@ Tensor MakeVariableHandle(Variable* variable) {
   // Resource has no flat element size, so the buffer is made by hand: one pointer.
   Allocator* allocator = HostAllocator();
   absl::StatusOr<void*> data = allocator->Allocate(sizeof(variable), kTensorAlignment);
-  TSR_CHECK(data.ok(), "out of host memory for a resource handle");
+  TESSERA_CHECK(data.ok(), "out of host memory for a resource handle");
   std::memcpy(*data, &variable, sizeof(variable));
   return Tensor(TSR_DTYPE_RESOURCE, TensorShape{},
                 std::make_shared<TensorBuffer>(allocator, *data, sizeof(variable)));

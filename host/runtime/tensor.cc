@@ -13,7 +13,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -170,7 +170,7 @@ Allocator* StringAllocator() {
 
 Tensor::Tensor(DataType dtype, const TensorShape& shape) : dtype_(dtype), shape_(shape) {
   absl::StatusOr<Tensor> t = Allocate(HostAllocator(), dtype, shape);
-  TSR_CHECK(t.ok(), t.status().ToString());
+  TESSERA_CHECK(t.ok(), t.status().ToString());
   buffer_ = t->buffer_;
 }
 
@@ -232,9 +232,9 @@ bool Tensor::HoldsStrings() const {
 
 Tensor Tensor::Strings(const TensorShape& shape, absl::Span<const std::string> values) {
   Tensor t(TSR_DTYPE_STRING, shape);
-  TSR_CHECK(static_cast<int64_t>(values.size()) == t.NumElements(),
-            absl::StrCat("Tensor::Strings got ", values.size(), " values for shape ",
-                         shape.DebugString()));
+  TESSERA_CHECK(static_cast<int64_t>(values.size()) == t.NumElements(),
+                absl::StrCat("Tensor::Strings got ", values.size(), " values for shape ",
+                             shape.DebugString()));
   std::copy(values.begin(), values.end(), t.data<std::string>());
   return t;
 }

@@ -7,31 +7,17 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "host/executor/kernel_context.h"
-#include "host/ops/plugin_ops.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
+#include "host/abi/plugin_ops.h"
+#include "host/abi/runtime_slots.h"
 
 namespace tessera {
 
 std::string EnvironmentOptions::Key() const {
-  return absl::StrCat(absl::StrJoin(plugin_paths, "\x1f"), "|", inter_op_threads, "|",
-                      intra_op_threads, "|",
-                      absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", job, "|",
-                      task);
+  return absl::StrCat(
+      absl::StrJoin(plugin_paths, "\x1f"), "|", inter_op_threads, "|", intra_op_threads, "|",
+      absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", job, "|", task);
 }
-
-namespace {
-
-// The slots of the host table that the runtime implements; the registry fills the rest.
-TSR_HostApi RuntimeSlots() {
-  TSR_HostApi slots{};
-  slots.struct_size = sizeof(TSR_HostApi);
-  FillKernelSlots(&slots);
-  FillShapeContextSlots(&slots);
-  return slots;
-}
-
-}  // namespace
 
 absl::StatusOr<std::shared_ptr<Environment>> Environment::Get(const EnvironmentOptions& options) {
   static std::mutex mu;
@@ -69,10 +55,10 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
                    DeviceManager::Create(env->plugins_->device_types(), device_options));
   if (env->devices_->devices().empty()) {
     std::string why = absl::StrJoin(env->devices_->skipped(), "; ");
-    return absl::FailedPreconditionError(absl::StrCat(
-        "no device is available: no device plugin loaded",
-        why.empty() ? "" : absl::StrCat(" (", why, ")"),
-        "; run 'tessera plugins' to see every plugin found and why it was rejected"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("no device is available: no device plugin loaded",
+                     why.empty() ? "" : absl::StrCat(" (", why, ")"),
+                     "; run 'tessera plugins' to see every plugin found and why it was rejected"));
   }
   env->kernels_ = std::make_unique<KernelFactory>(env->plugins_->kernels());
   env->inter_op_pool_ = std::make_unique<ThreadPool>("inter_op", options.inter_op_threads);

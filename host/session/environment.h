@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "host/executor/kernel_factory.h"
+#include "host/kernels/kernel_factory.h"
 #include "host/ops/op_registry.h"
 #include "host/runtime/device_manager.h"
 #include "host/runtime/thread_pool.h"

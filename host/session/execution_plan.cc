@@ -4,13 +4,13 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
 #include "host/partition/graph_partition.h"
 #include "host/rendezvous/rendezvous.h"
 #include "host/runtime/device.h"
 #include "host/session/environment.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -133,8 +133,8 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
   }
 
-  RETURN_IF_ERROR(BuildPartitionedExecutors(env, std::move(graph), /*control_flow_added=*/false,
-                                            plan.get()));
+  RETURN_IF_ERROR(
+      BuildPartitionedExecutors(env, std::move(graph), /*control_flow_added=*/false, plan.get()));
   return plan;
 }
 

@@ -14,7 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "host/executor/executor.h"
-#include "host/executor/shared_kernels.h"
+#include "host/kernels/shared_kernels.h"
 #include "host/ops/partial_shape.h"
 #include "host/passes/rewrite_for_execution.h"
 #include "host/runtime/resource_manager.h"

@@ -7,10 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "host/placer/placer.h"
 #include "host/runtime/device.h"
 #include "host/runtime/step_stats.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "host/graph/proto/graph.pb.h"
+#include "host/framework/proto/graph.pb.h"
 #include "host/runtime/step_stats.h"
 #include "host/runtime/tensor.h"
 
@@ -72,18 +72,18 @@ class Session {
   virtual absl::Status Run(const RunOptions& options,
                            const std::vector<std::pair<std::string, Tensor>>& feeds,
                            const std::vector<std::string>& fetches,
-                           const std::vector<std::string>& targets,
-                           std::vector<Tensor>* outputs, RunMetadata* metadata) = 0;
+                           const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
+                           RunMetadata* metadata) = 0;
 
   absl::Status Run(const RunOptions& options,
                    const std::vector<std::pair<std::string, Tensor>>& feeds,
-                   const std::vector<std::string>& fetches,
-                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs) {
+                   const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+                   std::vector<Tensor>* outputs) {
     return Run(options, feeds, fetches, targets, outputs, nullptr);
   }
   absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
-                   const std::vector<std::string>& fetches,
-                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs) {
+                   const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+                   std::vector<Tensor>* outputs) {
     return Run(RunOptions(), feeds, fetches, targets, outputs);
   }
 

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/gradients.h"
 #include "host/session/session.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace testing {
@@ -115,8 +115,7 @@ absl::StatusOr<double> ComputeGradientError(const Scope& scope, const std::vecto
       int64_t col = 0;
       for (size_t j = 0; j < ys.size(); ++j) {
         for (int64_t k = 0; k < sides[0][j].NumElements(); ++k, ++col) {
-          const double numeric =
-              (At(sides[0][j], k) - At(sides[1][j], k)) / (2 * options.delta);
+          const double numeric = (At(sides[0][j], k) - At(sides[1][j], k)) / (2 * options.delta);
           const double theoretical = symbolic[static_cast<size_t>(row * total_y + col)];
           max_error = std::max(max_error, std::abs(numeric - theoretical));
         }

@@ -2,9 +2,9 @@
 #include "host/testing/op_tester.h"
 
 #include "absl/strings/str_cat.h"
-#include "host/graph/tensor_proto_util.h"
+#include "base/status_macros.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/session/session.h"
-#include "registry/status_macros.h"
 
 namespace tessera::testing {
 namespace {

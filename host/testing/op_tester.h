@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "host/graph/proto/attr_value.pb.h"
+#include "host/framework/proto/attr_value.pb.h"
 #include "host/runtime/tensor.h"
 
 namespace tessera::testing {

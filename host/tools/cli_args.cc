@@ -1,9 +1,12 @@
-// Parsing of `tessera` arguments by hand: "--opt VALUE" and "--opt=VALUE", repeatable options.
+// Parsing of `tessera` arguments on CLI11: "--opt VALUE" and "--opt=VALUE", repeatable options,
+// with Tessera's own messages for every usage error.
 #include "host/tools/cli_args.h"
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
-#include <optional>
 #include <set>
 #include <utility>
 
@@ -12,7 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "registry/status_macros.h"
+#include "base/status_macros.h"
 #include "tessera/plugin_api/common.h"
 
 #ifndef TESSERA_VERSION
@@ -53,50 +56,84 @@ bool IsTensorName(absl::string_view name) {
          absl::SimpleAtoi(index, &value);
 }
 
-// Walks the arguments of one subcommand, splitting "--opt=VALUE".
-class ArgReader {
- public:
-  ArgReader(std::string command, const std::vector<std::string>& args, size_t start)
-      : command_(std::move(command)), args_(args), pos_(start) {}
-
-  bool Done() const { return pos_ >= args_.size(); }
-
-  // The next argument; for "--opt=VALUE" the option part, with the value kept for Value().
-  std::string Next() {
-    const std::string& arg = args_[pos_++];
-    pending_value_.reset();
-    size_t eq = arg.find('=');
-    if (absl::StartsWith(arg, "--") && eq != std::string::npos) {
-      pending_value_ = arg.substr(eq + 1);
-      return arg.substr(0, eq);
-    }
-    return arg;
-  }
-
-  // The value of option `option`: the "=VALUE" part or the following argument.
-  absl::StatusOr<std::string> Value(absl::string_view option, absl::string_view what) {
-    if (pending_value_.has_value()) {
-      std::string value = std::move(*pending_value_);
-      pending_value_.reset();
-      return value;
-    }
-    if (Done()) return UsageError(command_, absl::StrCat(option, " needs a value (", what, ")"));
-    return args_[pos_++];
-  }
-
-  // An option that takes no value must not be given one.
-  absl::Status NoValue(absl::string_view option) {
-    if (!pending_value_.has_value()) return absl::OkStatus();
-    return UsageError(command_,
-                      absl::StrCat(option, " takes no value, got '", *pending_value_, "'"));
-  }
-
- private:
-  std::string command_;
-  const std::vector<std::string>& args_;
-  size_t pos_;
-  std::optional<std::string> pending_value_;
+// One option of a subcommand: its name, what its value is (empty for a flag, which takes none)
+// and what to do with each occurrence, in command-line order.
+struct OptionSpec {
+  std::string name;
+  std::string what;
+  std::function<absl::Status(const std::string& value)> handle;
 };
+
+// Parses the arguments of `command` (args[0] is the command) on CLI11: options by name, one
+// value each (the next argument or "=VALUE"), repeatable; flags without a value. Each occurrence
+// is handed to its spec's handler in command-line order, then every other argument to
+// `argument` in order (an unknown option included: it starts with '-'). The first error ends it.
+absl::Status ParseOptions(const std::string& command, const std::vector<std::string>& args,
+                          const std::vector<OptionSpec>& specs,
+                          const std::function<absl::Status(const std::string&)>& argument) {
+  auto find = [&](absl::string_view name) -> const OptionSpec* {
+    for (const OptionSpec& spec : specs) {
+      if (spec.name == name) return &spec;
+    }
+    return nullptr;
+  };
+  // "--opt=VALUE" becomes "--opt" "VALUE", so an explicit empty value stays a value; a flag
+  // given a value is refused here (CLI11 would read it as a boolean).
+  std::vector<std::string> tokens;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const size_t eq = arg.find('=');
+    const OptionSpec* spec =
+        absl::StartsWith(arg, "--") && eq != std::string::npos ? find(arg.substr(0, eq)) : nullptr;
+    if (spec == nullptr) {
+      tokens.push_back(arg);
+    } else if (spec->what.empty()) {
+      return UsageError(
+          command, absl::StrCat(spec->name, " takes no value, got '", arg.substr(eq + 1), "'"));
+    } else {
+      tokens.push_back(spec->name);
+      tokens.push_back(arg.substr(eq + 1));
+    }
+  }
+
+  CLI::App app;
+  app.set_help_flag();  // -h and --help are handled before parsing
+  app.allow_extras(true);
+  std::vector<std::vector<std::string>> values(specs.size());
+  std::map<const CLI::Option*, const OptionSpec*> spec_of;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    CLI::Option* option = specs[i].what.empty() ? app.add_flag(specs[i].name)
+                                                : app.add_option(specs[i].name, values[i])
+                                                      ->type_size(1)
+                                                      ->allow_extra_args(false)
+                                                      ->take_all();
+    spec_of[option] = &specs[i];
+  }
+  std::reverse(tokens.begin(), tokens.end());  // CLI11 takes a vector last argument first
+  try {
+    app.parse(tokens);
+  } catch (const CLI::ArgumentMismatch& e) {
+    // "--opt: 1 required TEXT missing": the last option had no value left.
+    const std::string message = e.what();
+    for (const OptionSpec& spec : specs) {
+      if (absl::StartsWith(message, spec.name + ":")) {
+        return UsageError(command, absl::StrCat(spec.name, " needs a value (", spec.what, ")"));
+      }
+    }
+    return UsageError(command, message);
+  } catch (const CLI::ParseError& e) {
+    return UsageError(command, e.what());
+  }
+  std::map<const OptionSpec*, size_t> next;
+  for (const CLI::Option* option : app.parse_order()) {
+    const OptionSpec* spec = spec_of.at(option);
+    const auto index = static_cast<size_t>(spec - specs.data());
+    const std::string value = spec->what.empty() ? "" : values[index][next[spec]++];
+    RETURN_IF_ERROR(spec->handle(value));
+  }
+  for (const std::string& arg : app.remaining()) RETURN_IF_ERROR(argument(arg));
+  return absl::OkStatus();
+}
 
 bool IsHelp(absl::string_view arg) { return arg == "--help" || arg == "-h"; }
 
@@ -216,111 +253,118 @@ bool IsServerTarget(absl::string_view target) {
   return IsHostPort(target.substr(separator + 3));
 }
 
+// Options that are the same in `tessera run` and `tessera serve`.
+void AddRuntimeOptions(const std::string& command, std::vector<std::string>* plugin_paths,
+                       int* inter_op_threads, int* intra_op_threads,
+                       DeviceCountReader* device_counts, std::vector<OptionSpec>* specs) {
+  specs->push_back({"--plugin", "a manifest file or folder", [=](const std::string& value) {
+                      plugin_paths->push_back(value);
+                      return absl::OkStatus();
+                    }});
+  for (const char* option : {"--inter-op-threads", "--intra-op-threads"}) {
+    int* threads =
+        std::string(option) == "--inter-op-threads" ? inter_op_threads : intra_op_threads;
+    specs->push_back({option, "a number of threads", [=](const std::string& value) {
+                        ASSIGN_OR_RETURN(*threads, ParseThreads(command, option, value));
+                        return absl::OkStatus();
+                      }});
+  }
+  specs->push_back({"--cpu-devices", "a number of CPU devices", [=](const std::string& value) {
+                      return device_counts->ParseCpuDevices(value);
+                    }});
+  specs->push_back({"--device-count", "TYPE=N", [=](const std::string& value) {
+                      return device_counts->ParseDeviceCount(value);
+                    }});
+}
+
 absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
   RunArgs& run = out->run;
-  ArgReader reader("run", args, 1);
   std::set<std::string> fed;
   DeviceCountReader device_counts("run", &run.device_count);
-  while (!reader.Done()) {
-    std::string arg = reader.Next();
-    if (IsHelp(arg)) {
-      out->command = Command::kHelp;
-      out->help_topic = "run";
-      return absl::OkStatus();
-    }
-    if (arg == "--feed") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "NAME=FILE.npy");
-      if (!value.ok()) return value.status();
-      size_t eq = value->find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == value->size()) {
-        return UsageError("run", absl::StrCat("--feed expects NAME=FILE.npy, got '", *value, "'"));
-      }
-      std::string name = value->substr(0, eq);
-      if (!IsTensorName(name)) {
-        return UsageError("run", absl::StrCat("--feed expects a tensor name NODE or NODE:INDEX "
-                                              "before '=', got '",
-                                              name, "'"));
-      }
-      if (!fed.insert(name).second) {
-        return UsageError("run", absl::StrCat("tensor '", name, "' is fed twice"));
-      }
-      run.feeds.emplace_back(name, value->substr(eq + 1));
-    } else if (arg == "--fetch") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a tensor name NODE or NODE:INDEX");
-      if (!value.ok()) return value.status();
-      if (!IsTensorName(*value)) {
-        return UsageError("run", absl::StrCat("--fetch expects a tensor name NODE or NODE:INDEX, "
-                                              "got '",
-                                              *value, "'"));
-      }
-      run.fetches.push_back(*value);
-    } else if (arg == "--target") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a node name");
-      if (!value.ok()) return value.status();
-      if (!IsNodeName(*value)) {
-        return UsageError("run", absl::StrCat("--target expects a node name, got '", *value, "'"));
-      }
-      run.targets.push_back(*value);
-    } else if (arg == "--output-dir") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a folder");
-      if (!value.ok()) return value.status();
-      if (value->empty()) return UsageError("run", "--output-dir expects a folder, got ''");
-      run.output_dir = *value;
-    } else if (arg == "--plugin") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a manifest file or folder");
-      if (!value.ok()) return value.status();
-      run.plugin_paths.push_back(*value);
-    } else if (arg == "--inter-op-threads" || arg == "--intra-op-threads") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a number of threads");
-      if (!value.ok()) return value.status();
-      absl::StatusOr<int> n = ParseThreads("run", arg, *value);
-      if (!n.ok()) return n.status();
-      (arg == "--inter-op-threads" ? run.inter_op_threads : run.intra_op_threads) = *n;
-    } else if (arg == "--trace") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a .json file");
-      if (!value.ok()) return value.status();
-      if (value->empty()) return UsageError("run", "--trace expects a .json file, got ''");
-      run.trace_path = *value;
-    } else if (arg == "--log-device-placement" || arg == "--soft-placement") {
-      absl::Status status = reader.NoValue(arg);
-      if (!status.ok()) return status;
-      (arg == "--log-device-placement" ? run.log_device_placement : run.allow_soft_placement) =
-          true;
-    } else if (arg == "--timeout-ms") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a number of milliseconds");
-      if (!value.ok()) return value.status();
-      absl::StatusOr<int64_t> ms = ParseTimeoutMs(arg, *value, "run");
-      if (!ms.ok()) return ms.status();
-      run.timeout_ms = *ms;
-    } else if (arg == "--server") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a session target SCHEME://HOST:PORT");
-      if (!value.ok()) return value.status();
-      if (!IsServerTarget(*value)) {
-        return UsageError("run", absl::StrCat("--server expects SCHEME://HOST:PORT (e.g. "
-                                              "grpc://localhost:2222), got '",
-                                              *value, "'"));
-      }
-      run.server = *value;
-    } else if (arg == "--cpu-devices") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a number of CPU devices");
-      if (!value.ok()) return value.status();
-      absl::Status status = device_counts.ParseCpuDevices(*value);
-      if (!status.ok()) return status;
-    } else if (arg == "--device-count") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "TYPE=N");
-      if (!value.ok()) return value.status();
-      absl::Status status = device_counts.ParseDeviceCount(*value);
-      if (!status.ok()) return status;
-    } else if (absl::StartsWith(arg, "-") && arg != "-") {
+  std::vector<OptionSpec> specs;
+  specs.push_back({"--feed", "NAME=FILE.npy", [&](const std::string& value) {
+                     size_t eq = value.find('=');
+                     if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
+                       return UsageError(
+                           "run", absl::StrCat("--feed expects NAME=FILE.npy, got '", value, "'"));
+                     }
+                     std::string name = value.substr(0, eq);
+                     if (!IsTensorName(name)) {
+                       return UsageError("run", absl::StrCat("--feed expects a tensor name NODE "
+                                                             "or NODE:INDEX before '=', got '",
+                                                             name, "'"));
+                     }
+                     if (!fed.insert(name).second) {
+                       return UsageError("run", absl::StrCat("tensor '", name, "' is fed twice"));
+                     }
+                     run.feeds.emplace_back(name, value.substr(eq + 1));
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--fetch", "a tensor name NODE or NODE:INDEX", [&](const std::string& value) {
+                     if (!IsTensorName(value)) {
+                       return UsageError("run", absl::StrCat("--fetch expects a tensor name NODE "
+                                                             "or NODE:INDEX, got '",
+                                                             value, "'"));
+                     }
+                     run.fetches.push_back(value);
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--target", "a node name", [&](const std::string& value) {
+                     if (!IsNodeName(value)) {
+                       return UsageError(
+                           "run", absl::StrCat("--target expects a node name, got '", value, "'"));
+                     }
+                     run.targets.push_back(value);
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--output-dir", "a folder", [&](const std::string& value) {
+                     if (value.empty())
+                       return UsageError("run", "--output-dir expects a folder, got ''");
+                     run.output_dir = value;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--trace", "a .json file", [&](const std::string& value) {
+                     if (value.empty())
+                       return UsageError("run", "--trace expects a .json file, got ''");
+                     run.trace_path = value;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--log-device-placement", "", [&](const std::string&) {
+                     run.log_device_placement = true;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--soft-placement", "", [&](const std::string&) {
+                     run.allow_soft_placement = true;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--timeout-ms", "a number of milliseconds", [&](const std::string& value) {
+                     ASSIGN_OR_RETURN(run.timeout_ms, ParseTimeoutMs("--timeout-ms", value, "run"));
+                     return absl::OkStatus();
+                   }});
+  specs.push_back(
+      {"--server", "a session target SCHEME://HOST:PORT", [&](const std::string& value) {
+         if (!IsServerTarget(value)) {
+           return UsageError("run", absl::StrCat("--server expects SCHEME://HOST:PORT "
+                                                 "(e.g. grpc://localhost:2222), got '",
+                                                 value, "'"));
+         }
+         run.server = value;
+         return absl::OkStatus();
+       }});
+  AddRuntimeOptions("run", &run.plugin_paths, &run.inter_op_threads, &run.intra_op_threads,
+                    &device_counts, &specs);
+  RETURN_IF_ERROR(ParseOptions("run", args, specs, [&](const std::string& arg) {
+    if (absl::StartsWith(arg, "-") && arg != "-") {
       return UsageError("run",
                         absl::StrCat("unknown option '", arg, "' (see 'tessera run --help')"));
-    } else if (run.graph_path.empty()) {
-      run.graph_path = arg;
-    } else {
+    }
+    if (!run.graph_path.empty()) {
       return UsageError("run", absl::StrCat("unexpected argument '", arg,
                                             "'; the graph is already '", run.graph_path, "'"));
     }
-  }
+    run.graph_path = arg;
+    return absl::OkStatus();
+  }));
   if (run.graph_path.empty()) {
     return UsageError("run", "missing GRAPH (a .pb or .pbtxt file; see 'tessera run --help')");
   }
@@ -329,8 +373,6 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
   }
   return absl::OkStatus();
 }
-
-// A timeout in milliseconds, >= 1.
 
 // Checks what only the whole command line can tell: required options, --job and --task against
 // the cluster, and the TLS options given together.
@@ -368,116 +410,95 @@ absl::Status CheckServe(const ServeArgs& serve, bool has_cluster) {
 
 absl::Status ParseServe(const std::vector<std::string>& args, CliArgs* out) {
   ServeArgs& serve = out->serve;
-  ArgReader reader("serve", args, 1);
   DeviceCountReader device_counts("serve", &serve.device_count);
   bool has_cluster = false;
-  const std::map<std::string, std::string> tls_options = {
-      {"--tls-cert", "tls_cert_file"}, {"--tls-key", "tls_key_file"}, {"--tls-ca", "tls_ca_file"}};
-  while (!reader.Done()) {
-    std::string arg = reader.Next();
-    if (IsHelp(arg)) {
-      out->command = Command::kHelp;
-      out->help_topic = "serve";
-      return absl::OkStatus();
-    }
-    if (arg == "--cluster") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "JOB=HOST:PORT,...;JOB=HOST:PORT");
-      if (!value.ok()) return value.status();
-      absl::StatusOr<ClusterSpec> cluster = ClusterSpec::Parse(*value);
-      if (!cluster.ok()) {
-        return UsageError("serve", absl::StrCat("--cluster: ", cluster.status().message()));
-      }
-      serve.cluster = *std::move(cluster);
-      has_cluster = true;
-    } else if (arg == "--job") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a job name");
-      if (!value.ok()) return value.status();
-      if (value->empty()) return UsageError("serve", "--job expects a job name, got ''");
-      serve.job = *value;
-    } else if (arg == "--task") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a task index");
-      if (!value.ok()) return value.status();
-      if (!absl::SimpleAtoi(*value, &serve.task) || serve.task < 0) {
-        return UsageError("serve",
-                          absl::StrCat("--task expects a task index >= 0, got '", *value, "'"));
-      }
-    } else if (arg == "--transport") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a transport name");
-      if (!value.ok()) return value.status();
-      if (value->empty())
-        return UsageError("serve", "--transport expects a transport name, got ''");
-      serve.transport = *value;
-    } else if (tls_options.count(arg) > 0) {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a PEM file");
-      if (!value.ok()) return value.status();
-      if (value->empty()) {
-        return UsageError("serve", absl::StrCat(arg, " expects a PEM file, got ''"));
-      }
-      serve.transport_options[tls_options.at(arg)] = *value;
-    } else if (arg == "--call-timeout-ms" || arg == "--session-idle-timeout-ms" ||
-               arg == "--step-idle-timeout-ms") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a number of milliseconds");
-      if (!value.ok()) return value.status();
-      absl::StatusOr<int64_t> ms = ParseTimeoutMs(arg, *value);
-      if (!ms.ok()) return ms.status();
-      (arg == "--call-timeout-ms"           ? serve.call_timeout_ms
-       : arg == "--session-idle-timeout-ms" ? serve.session_idle_timeout_ms
-                                            : serve.step_idle_timeout_ms) = *ms;
-    } else if (arg == "--plugin") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a manifest file or folder");
-      if (!value.ok()) return value.status();
-      serve.plugin_paths.push_back(*value);
-    } else if (arg == "--inter-op-threads" || arg == "--intra-op-threads") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a number of threads");
-      if (!value.ok()) return value.status();
-      absl::StatusOr<int> n = ParseThreads("serve", arg, *value);
-      if (!n.ok()) return n.status();
-      (arg == "--inter-op-threads" ? serve.inter_op_threads : serve.intra_op_threads) = *n;
-    } else if (arg == "--cpu-devices") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a number of CPU devices");
-      if (!value.ok()) return value.status();
-      RETURN_IF_ERROR(device_counts.ParseCpuDevices(*value));
-    } else if (arg == "--device-count") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "TYPE=N");
-      if (!value.ok()) return value.status();
-      RETURN_IF_ERROR(device_counts.ParseDeviceCount(*value));
-    } else if (absl::StartsWith(arg, "-")) {
+  std::vector<OptionSpec> specs;
+  specs.push_back({"--cluster", "JOB=HOST:PORT,...;JOB=HOST:PORT", [&](const std::string& value) {
+                     absl::StatusOr<ClusterSpec> cluster = ClusterSpec::Parse(value);
+                     if (!cluster.ok()) {
+                       return UsageError("serve",
+                                         absl::StrCat("--cluster: ", cluster.status().message()));
+                     }
+                     serve.cluster = *std::move(cluster);
+                     has_cluster = true;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--job", "a job name", [&](const std::string& value) {
+                     if (value.empty())
+                       return UsageError("serve", "--job expects a job name, got ''");
+                     serve.job = value;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--task", "a task index", [&](const std::string& value) {
+                     if (!absl::SimpleAtoi(value, &serve.task) || serve.task < 0) {
+                       return UsageError("serve", absl::StrCat("--task expects a task index >= 0, "
+                                                               "got '",
+                                                               value, "'"));
+                     }
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--transport", "a transport name", [&](const std::string& value) {
+                     if (value.empty()) {
+                       return UsageError("serve", "--transport expects a transport name, got ''");
+                     }
+                     serve.transport = value;
+                     return absl::OkStatus();
+                   }});
+  for (const auto& [option, key] :
+       std::map<std::string, std::string>{{"--tls-cert", "tls_cert_file"},
+                                          {"--tls-key", "tls_key_file"},
+                                          {"--tls-ca", "tls_ca_file"}}) {
+    specs.push_back(
+        {option, "a PEM file", [&serve, option = option, key = key](const std::string& value) {
+           if (value.empty()) {
+             return UsageError("serve", absl::StrCat(option, " expects a PEM file, got ''"));
+           }
+           serve.transport_options[key] = value;
+           return absl::OkStatus();
+         }});
+  }
+  for (const char* option :
+       {"--call-timeout-ms", "--session-idle-timeout-ms", "--step-idle-timeout-ms"}) {
+    const std::string name = option;
+    int64_t* field = name == "--call-timeout-ms"           ? &serve.call_timeout_ms
+                     : name == "--session-idle-timeout-ms" ? &serve.session_idle_timeout_ms
+                                                           : &serve.step_idle_timeout_ms;
+    specs.push_back({name, "a number of milliseconds", [field, name](const std::string& value) {
+                       ASSIGN_OR_RETURN(*field, ParseTimeoutMs(name, value));
+                       return absl::OkStatus();
+                     }});
+  }
+  AddRuntimeOptions("serve", &serve.plugin_paths, &serve.inter_op_threads, &serve.intra_op_threads,
+                    &device_counts, &specs);
+  RETURN_IF_ERROR(ParseOptions("serve", args, specs, [](const std::string& arg) {
+    if (absl::StartsWith(arg, "-")) {
       return UsageError("serve",
                         absl::StrCat("unknown option '", arg, "' (see 'tessera serve --help')"));
-    } else {
-      return UsageError("serve", absl::StrCat("unexpected argument '", arg,
-                                              "'; tessera serve takes options only"));
     }
-  }
+    return UsageError(
+        "serve", absl::StrCat("unexpected argument '", arg, "'; tessera serve takes options only"));
+  }));
   return CheckServe(serve, has_cluster);
 }
 
 absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
-  ArgReader reader("plugins", args, 1);
-  while (!reader.Done()) {
-    std::string arg = reader.Next();
-    if (IsHelp(arg)) {
-      out->command = Command::kHelp;
-      out->help_topic = "plugins";
-      return absl::OkStatus();
-    }
-    if (arg == "--json") {
-      absl::Status status = reader.NoValue(arg);
-      if (!status.ok()) return status;
-      out->plugins.json = true;
-    } else if (arg == "--plugin") {
-      absl::StatusOr<std::string> value = reader.Value(arg, "a manifest file or folder");
-      if (!value.ok()) return value.status();
-      out->plugins.plugin_paths.push_back(*value);
-    } else if (absl::StartsWith(arg, "-")) {
+  std::vector<OptionSpec> specs;
+  specs.push_back({"--json", "", [&](const std::string&) {
+                     out->plugins.json = true;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--plugin", "a manifest file or folder", [&](const std::string& value) {
+                     out->plugins.plugin_paths.push_back(value);
+                     return absl::OkStatus();
+                   }});
+  return ParseOptions("plugins", args, specs, [](const std::string& arg) {
+    if (absl::StartsWith(arg, "-")) {
       return UsageError("plugins",
                         absl::StrCat("unknown option '", arg, "' (see 'tessera plugins --help')"));
-    } else {
-      return UsageError("plugins", absl::StrCat("unexpected argument '", arg,
-                                                "'; plugin paths are given with --plugin"));
     }
-  }
-  return absl::OkStatus();
+    return UsageError("plugins", absl::StrCat("unexpected argument '", arg,
+                                              "'; plugin paths are given with --plugin"));
+  });
 }
 
 }  // namespace
@@ -502,6 +523,14 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args) {
   if (first == "--version" || first == "-V") {
     out.command = Command::kVersion;
     return out;
+  }
+  // "tessera <command> ... --help" shows the command's usage, whatever else is given.
+  if (first == "run" || first == "plugins" || first == "serve") {
+    if (std::any_of(args.begin() + 1, args.end(), [](const std::string& a) { return IsHelp(a); })) {
+      out.command = Command::kHelp;
+      out.help_topic = first;
+      return out;
+    }
   }
   absl::Status status;
   if (first == "run") {

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/client/npy.h"
 #include "host/graph/graph.h"
 #include "host/session/session.h"
 #include "host/tools/chrome_trace.h"
 #include "host/tools/tensor_summary.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace cli {

@@ -6,15 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-
-#ifdef TESSERA_HAVE_DISTRIBUTED
 #include "host/distributed/server.h"
-#endif
 
 namespace tessera {
 namespace cli {
-
-#ifdef TESSERA_HAVE_DISTRIBUTED
 
 namespace {
 
@@ -57,16 +52,6 @@ absl::Status ServeCommand(const ServeArgs& args, const sigset_t& stop_signals, s
   out << "tessera serve: stopped" << std::endl;
   return absl::OkStatus();
 }
-
-#else  // !TESSERA_HAVE_DISTRIBUTED
-
-absl::Status ServeCommand(const ServeArgs& args, const sigset_t& stop_signals, std::ostream& out) {
-  return absl::UnimplementedError(
-      "tessera serve: this build of tessera has no distributed runtime (host/distributed's "
-      "tessera_distributed library was not built)");
-}
-
-#endif  // TESSERA_HAVE_DISTRIBUTED
 
 }  // namespace cli
 }  // namespace tessera

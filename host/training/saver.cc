@@ -5,10 +5,10 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/op_builder.h"
 #include "host/client/state_ops.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tessera/sdk/transport.h"
+
 namespace tessera::grpc_plugin {
 namespace {
 
@@ -119,31 +121,10 @@ Error ParseOptions(size_t num_options, const char* const* keys, const char* cons
 }
 
 Error SplitAddress(const std::string& address, std::string* host, int* port) {
-  const auto bad = [&](const char* why) {
-    return MakeError(TSR_CODE_INVALID_ARGUMENT, "address '", address, "' ", why,
-                     " (expected host:port, or [ipv6]:port)");
-  };
-  size_t colon;
-  if (!address.empty() && address[0] == '[') {
-    const size_t close = address.find(']');
-    if (close == std::string::npos) return bad("has no closing ']'");
-    *host = address.substr(1, close - 1);
-    colon = close + 1;
-    if (colon >= address.size() || address[colon] != ':') return bad("has no port");
-  } else {
-    colon = address.rfind(':');
-    if (colon == std::string::npos) return bad("has no port");
-    *host = address.substr(0, colon);
-    if (host->find(':') != std::string::npos) return bad("has an IPv6 host without brackets");
+  if (const char* why = sdk::SplitHostPort(address, host, port)) {
+    return MakeError(TSR_CODE_INVALID_ARGUMENT, "address '", address, "' ", why, " ",
+                     sdk::kHostPortForm);
   }
-  if (host->empty()) return bad("has no host");
-  const std::string digits = address.substr(colon + 1);
-  if (digits.empty() || digits.size() > 5 ||
-      digits.find_first_not_of("0123456789") != std::string::npos) {
-    return bad("has no numeric port");
-  }
-  *port = std::stoi(digits);
-  if (*port > 65535) return bad("has a port above 65535");
   return OkError();
 }
 

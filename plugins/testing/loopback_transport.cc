@@ -313,31 +313,10 @@ void ServerTable::Remove(const std::string& key) {
 // ---- Addresses and options -------------------------------------------------------------------
 
 sdk::Status SplitAddress(const std::string& address, std::string* host, int* port) {
-  const auto bad = [&](const char* why) {
-    return Error(TSR_CODE_INVALID_ARGUMENT, "address '", address, "' ", why,
-                 " (expected host:port, or [ipv6]:port)");
-  };
-  size_t colon;
-  if (!address.empty() && address[0] == '[') {
-    const size_t close = address.find(']');
-    if (close == std::string::npos) return bad("has no closing ']'");
-    *host = address.substr(1, close - 1);
-    colon = close + 1;
-    if (colon >= address.size() || address[colon] != ':') return bad("has no port");
-  } else {
-    colon = address.rfind(':');
-    if (colon == std::string::npos) return bad("has no port");
-    *host = address.substr(0, colon);
-    if (host->find(':') != std::string::npos) return bad("has an IPv6 host without brackets");
+  if (const char* why = sdk::SplitHostPort(address, host, port)) {
+    return Error(TSR_CODE_INVALID_ARGUMENT, "address '", address, "' ", why, " ",
+                 sdk::kHostPortForm);
   }
-  if (host->empty()) return bad("has no host");
-  const std::string digits = address.substr(colon + 1);
-  if (digits.empty() || digits.size() > 5 ||
-      digits.find_first_not_of("0123456789") != std::string::npos) {
-    return bad("has no numeric port");
-  }
-  *port = std::atoi(digits.c_str());
-  if (*port > 65535) return bad("has a port above 65535");
   return sdk::OkStatus();
 }
 

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "base/status_macros.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "host/executor/executor.h"
+#include "host/framework/tensor_proto_util.h"
 #include "host/graph/graph.h"
-#include "host/graph/tensor_proto_util.h"
 #include "host/session/environment.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -40,7 +40,7 @@ EnvironmentOptions Options() {
 Environment& Env() {
   static const std::shared_ptr<Environment>* env = [] {
     absl::StatusOr<std::shared_ptr<Environment>> created = Environment::Get(Options());
-    TSR_CHECK(created.ok(), created.status().ToString());
+    TESSERA_CHECK(created.ok(), created.status().ToString());
     return new std::shared_ptr<Environment>(*std::move(created));
   }();
   return **env;

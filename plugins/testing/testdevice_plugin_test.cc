@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "host/runtime/device_manager.h"
@@ -15,7 +16,6 @@
 #include "registry/device_handle.h"
 #include "registry/host_api.h"
 #include "registry/plugin_registry.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -45,7 +45,7 @@ const PluginRegistry& Plugins() {
 
 const DeviceTypeSpec& TestDevType() {
   const DeviceTypeSpec* spec = Plugins().FindDeviceType("TESTDEV");
-  TSR_CHECK(spec != nullptr, "TESTDEV is not registered");
+  TESSERA_CHECK(spec != nullptr, "TESTDEV is not registered");
   return *spec;
 }
 

@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/text_format.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "host/client/npy.h"
-#include "host/graph/proto/graph.pb.h"
+#include "host/framework/proto/graph.pb.h"
 #include "nlohmann/json.hpp"
 
 namespace tessera {
@@ -31,32 +31,86 @@ using ::testing::StartsWith;
 
 // x [?, 2] -> dense/MatMul (x . w) -> y = dense/MatMul + b.
 constexpr char kGraphText[] = R"pb(
-node {
-  name: "x" op: "Placeholder"
-  attr { key: "dtype" value { type: DT_FLOAT } }
-  attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } }
-}
-node {
-  name: "w" op: "Const"
-  attr { key: "dtype" value { type: DT_FLOAT } }
-  attr { key: "value" value { tensor {
-    dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } }
-    float_val: 1 float_val: 2 float_val: 3 float_val: 4 } } }
-}
-node {
-  name: "b" op: "Const"
-  attr { key: "dtype" value { type: DT_FLOAT } }
-  attr { key: "value" value { tensor {
-    dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 10 float_val: 20 } } }
-}
-node {
-  name: "dense/MatMul" op: "MatMul" input: "x" input: "w"
-  attr { key: "T" value { type: DT_FLOAT } }
-}
-node {
-  name: "y" op: "AddV2" input: "dense/MatMul" input: "b"
-  attr { key: "T" value { type: DT_FLOAT } }
-}
+  node {
+    name: "x"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value {
+        shape {
+          dim { size: -1 }
+          dim { size: 2 }
+        }
+      }
+    }
+  }
+  node {
+    name: "w"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 2 }
+          }
+          float_val: 1
+          float_val: 2
+          float_val: 3
+          float_val: 4
+        }
+      }
+    }
+  }
+  node {
+    name: "b"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape { dim { size: 2 } }
+          float_val: 10
+          float_val: 20
+        }
+      }
+    }
+  }
+  node {
+    name: "dense/MatMul"
+    op: "MatMul"
+    input: "x"
+    input: "w"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "y"
+    op: "AddV2"
+    input: "dense/MatMul"
+    input: "b"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
 )pb";
 
 struct Result {
@@ -139,9 +193,9 @@ TEST_F(CliTest, RunsATextGraph) {
 
 TEST_F(CliTest, RunsABinaryGraphAndWritesNpyFiles) {
   std::string out_dir = Path("results/step1");  // created, parents included
-  Result r = Tessera({"run", Path("graph.pb"), "--feed=x=" + Path("x.npy"), "--fetch=y",
-                      "--fetch", "dense/MatMul:0", "--output-dir", out_dir,
-                      "--inter-op-threads", "2", "--intra-op-threads", "1"});
+  Result r = Tessera({"run", Path("graph.pb"), "--feed=x=" + Path("x.npy"), "--fetch=y", "--fetch",
+                      "dense/MatMul:0", "--output-dir", out_dir, "--inter-op-threads", "2",
+                      "--intra-op-threads", "1"});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("y:0             float32  [2,2]  11 22 | 13 24\n"));
   EXPECT_THAT(r.out, HasSubstr("wrote " + out_dir + "/y.npy\n"));
@@ -162,9 +216,9 @@ TEST_F(CliTest, RunsTargetsWithoutFetches) {
 TEST_F(CliTest, RunsTheExampleMlp) {
   std::string example = std::string(TESSERA_SOURCE_DIR) + "/examples/mlp";
   for (const char* graph : {"mlp.pb", "mlp.pbtxt"}) {
-    Result r = Tessera({"run", example + "/" + graph, "--feed", "x=" + example + "/input.npy",
-                        "--fetch", "probabilities", "--fetch", "predicted_class", "--output-dir",
-                        Path("mlp")});
+    Result r =
+        Tessera({"run", example + "/" + graph, "--feed", "x=" + example + "/input.npy", "--fetch",
+                 "probabilities", "--fetch", "predicted_class", "--output-dir", Path("mlp")});
     ASSERT_EQ(r.exit_status, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("predicted_class:0  int64    [6]    0 1 2 1 0 1\n")) << r.out;
     absl::StatusOr<Tensor> p = ReadNpy(Path("mlp/probabilities.npy"));
@@ -175,7 +229,7 @@ TEST_F(CliTest, RunsTheExampleMlp) {
       for (int c = 0; c < 3; ++c) sum += p->data<float>()[row * 3 + c];
       EXPECT_NEAR(sum, 1.0f, 1e-5f) << "row " << row;
     }
-    EXPECT_GT(p->data<float>()[0], 0.95f);      // (0.2, 0.3): clearly the bullseye
+    EXPECT_GT(p->data<float>()[0], 0.95f);          // (0.2, 0.3): clearly the bullseye
     EXPECT_GT(p->data<float>()[2 * 3 + 2], 0.95f);  // (-2.5, 1.0): clearly outside
   }
 }
@@ -218,7 +272,8 @@ TEST_F(CliTest, HelpAndVersion) {
 }
 
 TEST_F(CliTest, UsageErrorsExitWithStatus2) {
-  ExpectUsageError({}, "tessera: missing command; expected 'run' or 'plugins' (see 'tessera --help')");
+  ExpectUsageError({},
+                   "tessera: missing command; expected 'run' or 'plugins' (see 'tessera --help')");
   ExpectUsageError({"walk"},
                    "tessera: unknown command 'walk'; expected 'run' or 'plugins' (see 'tessera "
                    "--help')");
@@ -269,14 +324,14 @@ TEST_F(CliTest, MalformedGraphFile) {
 }
 
 TEST_F(CliTest, MissingAndMalformedFeedFiles) {
-  Result missing = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("none.npy"),
-                            "--fetch", "y"});
+  Result missing =
+      Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("none.npy"), "--fetch", "y"});
   EXPECT_EQ(missing.exit_status, 1);
   EXPECT_THAT(missing.err, StartsWith(absl::StrCat("tessera run: cannot read feed 'x' from '",
                                                    Path("none.npy"), "': ")));
   std::ofstream(Path("bad.npy")) << "not an array";
-  Result bad = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("bad.npy"), "--fetch",
-                        "y"});
+  Result bad =
+      Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("bad.npy"), "--fetch", "y"});
   EXPECT_EQ(bad.exit_status, 1);
   EXPECT_THAT(bad.err, HasSubstr("cannot read feed 'x'"));
   EXPECT_THAT(bad.err, HasSubstr("bad magic"));
@@ -284,8 +339,8 @@ TEST_F(CliTest, MissingAndMalformedFeedFiles) {
 
 TEST_F(CliTest, FeedWithTheWrongType) {
   ASSERT_TRUE(WriteNpy(Tensor::FromVector<int32_t>({2, 2}, {1, 0, 0, 1}), Path("x32.npy")).ok());
-  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x32.npy"), "--fetch",
-                      "y"});
+  Result r =
+      Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x32.npy"), "--fetch", "y"});
   EXPECT_EQ(r.exit_status, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, StartsWith("tessera run: "));
@@ -294,16 +349,15 @@ TEST_F(CliTest, FeedWithTheWrongType) {
 
 TEST_F(CliTest, FeedWithTheWrongShape) {
   ASSERT_TRUE(WriteNpy(Tensor::FromVector<float>({3}, {1, 2, 3}), Path("x3.npy")).ok());
-  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x3.npy"), "--fetch",
-                      "y"});
+  Result r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x3.npy"), "--fetch", "y"});
   EXPECT_EQ(r.exit_status, 1);
   EXPECT_THAT(r.err, StartsWith("tessera run: "));
   EXPECT_THAT(r.err, HasSubstr("'x'"));
 }
 
 TEST_F(CliTest, UnknownFetchAndMissingFeed) {
-  Result unknown = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"),
-                            "--fetch", "nope"});
+  Result unknown =
+      Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "nope"});
   EXPECT_EQ(unknown.exit_status, 1);
   EXPECT_THAT(unknown.err, StartsWith("tessera run: "));
   EXPECT_THAT(unknown.err, HasSubstr("nope"));
@@ -366,9 +420,9 @@ std::pair<int, int> TraceSummary(const std::string& out, const std::string& path
 TEST_F(CliTest, TracesTheExampleMlp) {
   std::string example = std::string(TESSERA_SOURCE_DIR) + "/examples/mlp";
   std::string trace_path = Path("mlp_trace.json");
-  Result r = Tessera({"run", example + "/mlp.pbtxt", "--feed", "x=" + example + "/input.npy",
-                      "--fetch", "probabilities", "--fetch", "predicted_class", "--trace",
-                      trace_path});
+  Result r =
+      Tessera({"run", example + "/mlp.pbtxt", "--feed", "x=" + example + "/input.npy", "--fetch",
+               "probabilities", "--fetch", "predicted_class", "--trace", trace_path});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("predicted_class:0  int64    [6]    0 1 2 1 0 1\n"));
   nlohmann::json trace = ReadTrace(trace_path);
@@ -380,8 +434,8 @@ TEST_F(CliTest, TracesTheExampleMlp) {
   // Every node that computes something runs once: all but the constants (which prefill their
   // consumers) and the fed placeholder.
   tensorflow::GraphDef def;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(ReadFile(example + "/mlp.pbtxt"),
-                                                            &def));
+  ASSERT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(ReadFile(example + "/mlp.pbtxt"), &def));
   std::set<std::string> executed;
   for (const auto& node : def.node()) {
     if (node.op() != "Const" && node.op() != "Placeholder") executed.insert(node.name());
@@ -426,26 +480,26 @@ TEST_F(CliTest, LogsTheDeviceOfEveryNode) {
                       "--log-device-placement"});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_EQ(r.out, "y:0  float32  [2,2]  11 22 | 13 24\n");  // the log goes to stderr only
-  for (const char* node : {"x (Placeholder)", "w (Const)", "b (Const)", "dense/MatMul (MatMul)",
-                           "y (AddV2)"}) {
+  for (const char* node :
+       {"x (Placeholder)", "w (Const)", "b (Const)", "dense/MatMul (MatMul)", "y (AddV2)"}) {
     EXPECT_THAT(r.err, HasSubstr(absl::StrCat(node, ": ", kCpu0, "\n")));
   }
-  Result quiet = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch",
-                          "y"});
+  Result quiet =
+      Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "y"});
   EXPECT_EQ(quiet.err, "");
 }
 
 TEST_F(CliTest, RequestForAMissingDeviceFailsUnlessSoft) {
-  Result r = Tessera({"run", PlacementGraph("pinned_to_cpu1.pbtxt"), "--feed",
-                      "x=" + Path("x.npy"), "--fetch", "neg"});
+  Result r = Tessera({"run", PlacementGraph("pinned_to_cpu1.pbtxt"), "--feed", "x=" + Path("x.npy"),
+                      "--fetch", "neg"});
   EXPECT_EQ(r.exit_status, 1);
   EXPECT_THAT(r.err, StartsWith("tessera run: "));
   EXPECT_THAT(r.err, HasSubstr("could not satisfy the device specification '/device:CPU:1'"));
   EXPECT_THAT(r.err, HasSubstr("soft placement is off"));
 
-  Result soft = Tessera({"run", PlacementGraph("pinned_to_cpu1.pbtxt"), "--feed",
-                         "x=" + Path("x.npy"), "--fetch", "neg", "--soft-placement",
-                         "--log-device-placement"});
+  Result soft =
+      Tessera({"run", PlacementGraph("pinned_to_cpu1.pbtxt"), "--feed", "x=" + Path("x.npy"),
+               "--fetch", "neg", "--soft-placement", "--log-device-placement"});
   ASSERT_EQ(soft.exit_status, 0) << soft.err;
   EXPECT_THAT(soft.out, StartsWith("neg:0  float32  [2,2]  -1 "));
   EXPECT_THAT(soft.err, HasSubstr(absl::StrCat("neg (Neg): ", kCpu0, "\n")));
@@ -454,8 +508,12 @@ TEST_F(CliTest, RequestForAMissingDeviceFailsUnlessSoft) {
 TEST_F(CliTest, CpuDevicesMakesASecondCpu) {
   for (std::vector<std::string> count : {std::vector<std::string>{"--cpu-devices", "2"},
                                          std::vector<std::string>{"--device-count", "CPU=2"}}) {
-    std::vector<std::string> args = {"run", PlacementGraph("pinned_to_cpu1.pbtxt"), "--feed",
-                                     "x=" + Path("x.npy"), "--fetch", "neg",
+    std::vector<std::string> args = {"run",
+                                     PlacementGraph("pinned_to_cpu1.pbtxt"),
+                                     "--feed",
+                                     "x=" + Path("x.npy"),
+                                     "--fetch",
+                                     "neg",
                                      "--log-device-placement"};
     args.insert(args.end(), count.begin(), count.end());
     Result r = Tessera(args);
@@ -468,9 +526,9 @@ TEST_F(CliTest, CpuDevicesMakesASecondCpu) {
 
 TEST_F(CliTest, TracesAStepOnTwoCpus) {
   std::string trace_path = Path("two_cpus.json");
-  Result r = Tessera({"run", PlacementGraph("split_across_cpus.pbtxt"), "--feed",
-                      "x=" + Path("x.npy"), "--fetch", "y", "--cpu-devices", "2", "--trace",
-                      trace_path});
+  Result r =
+      Tessera({"run", PlacementGraph("split_across_cpus.pbtxt"), "--feed", "x=" + Path("x.npy"),
+               "--fetch", "y", "--cpu-devices", "2", "--trace", trace_path});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_EQ(r.out.substr(0, r.out.find('\n') + 1), "y:0  float32  [2,2]  1 0 | 0 1\n");
   nlohmann::json trace = ReadTrace(trace_path);

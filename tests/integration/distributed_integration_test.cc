@@ -17,18 +17,12 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
-#include "host/graph/proto/graph.pb.h"
-#include "host/session/session.h"
-#if TESSERA_HAVE_DISTRIBUTED
 #include "host/distributed/proto/distributed.pb.h"
 #include "host/distributed/rpc.h"
+#include "host/framework/proto/graph.pb.h"
 #include "host/session/environment.h"
-#endif
+#include "host/session/session.h"
 #include "tests/integration/process_cluster.h"
-
-#ifndef TESSERA_HAVE_DISTRIBUTED
-#define TESSERA_HAVE_DISTRIBUTED 0
-#endif
 
 namespace tessera {
 namespace integration {
@@ -139,12 +133,6 @@ std::string LoopWithBodyOnWorker1() {
 class DistributedIntegrationTest : public ::testing::TestWithParam<std::string> {
  protected:
   static constexpr int64_t kCallTimeoutMs = 3000;
-
-  void SetUp() override {
-    if (!TESSERA_HAVE_DISTRIBUTED) {
-      GTEST_SKIP() << "skipped: this build's tessera has no distributed runtime";
-    }
-  }
 
   // Starts the cluster with `extra_flags` added to every task.
   void StartCluster(std::vector<std::string> extra_flags = {}) {
@@ -269,7 +257,6 @@ TEST_P(DistributedIntegrationTest, AWorkerKilledMidStepFailsTheStepAndRecoversAf
   EXPECT_THAT(out[0].flat<float>(), ElementsAre(7.0f));
 }
 
-#if TESSERA_HAVE_DISTRIBUTED
 // What a task holds now, asked through the transport under test ("Worker/GetStatus").
 absl::StatusOr<distributed::GetStatusResponse> TaskStatus(const std::string& transport_name,
                                                           const std::string& address) {
@@ -332,7 +319,6 @@ TEST_P(DistributedIntegrationTest, AClientKilledMidStepLeavesNoStateBehind) {
   }
   EXPECT_EQ(held, "") << Logs();
 }
-#endif  // TESSERA_HAVE_DISTRIBUTED
 
 // A loop whose body spans two processes gives the count, for several trip counts.
 TEST_P(DistributedIntegrationTest, RunsALoopWhoseBodySpansTwoTasks) {

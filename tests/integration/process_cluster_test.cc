@@ -21,10 +21,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-#ifndef TESSERA_HAVE_DISTRIBUTED
-#define TESSERA_HAVE_DISTRIBUTED 0
-#endif
-
 namespace tessera {
 namespace integration {
 namespace {
@@ -420,9 +416,6 @@ TEST(ProcessClusterTest, TesseraServeCommandLine) {
 // ---- A cluster of real `tessera serve` tasks ----------------------------------------------
 
 TEST(TesseraServeClusterTest, ServesAndStopsOnSigterm) {
-  if (!TESSERA_HAVE_DISTRIBUTED) {
-    GTEST_SKIP() << "skipped: this build's tessera has no distributed runtime";
-  }
   absl::StatusOr<std::unique_ptr<ProcessCluster>> cluster =
       ProcessCluster::Start(ProcessClusterOptions());
   ASSERT_TRUE(cluster.ok()) << cluster.status();
@@ -447,9 +440,6 @@ TEST(TesseraServeClusterTest, ServesAndStopsOnSigterm) {
 }
 
 TEST(TesseraServeClusterTest, ServeFailsOnAnAddressInUse) {
-  if (!TESSERA_HAVE_DISTRIBUTED) {
-    GTEST_SKIP() << "skipped: this build's tessera has no distributed runtime";
-  }
   // Hold a listening socket on the port the task should bind.
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   ASSERT_GE(fd, 0);

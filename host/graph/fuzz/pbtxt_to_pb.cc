@@ -5,7 +5,7 @@
 #include <string>
 
 #include "google/protobuf/text_format.h"
-#include "host/graph/proto/graph.pb.h"
+#include "host/framework/proto/graph.pb.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

@@ -7,11 +7,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "google/protobuf/text_format.h"
 #include "host/ops/node_def_util.h"
 #include "host/ops/op_registry.h"
 #include "host/ops/shape_inference.h"
-#include "registry/status_macros.h"
 
 namespace tessera {
 namespace testing {
@@ -36,9 +36,8 @@ inline absl::StatusOr<std::vector<PartialShape>> InferShapes(
   std::vector<DataType> output_types;
   RETURN_IF_ERROR(InOutTypesForNode(node, registration->op_def, &input_types, &output_types));
   if (inputs.size() != input_types.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("test gives ", inputs.size(),
-                                                   " input shapes for ", input_types.size(),
-                                                   " inputs"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "test gives ", inputs.size(), " input shapes for ", input_types.size(), " inputs"));
   }
   ShapeInferenceContext ctx(node, registration->op_def, input_types, output_types,
                             std::move(inputs), std::move(tensors));

@@ -1,8 +1,5 @@
 // Conv2DBackpropInput and Conv2DBackpropFilter on CPU (float, double): col2im and im2col on the
 // GEMM layer, any groups, strides, dilations and paddings; NCHW through transposes to NHWC.
-#include <memory>
-#include <vector>
-
 #include "plugins/cpu/kernels/conv_gemm.h"
 #include "plugins/cpu/kernels/conv_params.h"
 #include "plugins/cpu/kernels/kernel_util.h"
@@ -21,36 +18,6 @@ Status ShapeFromSizes(const TensorView& sizes, Shape* shape) {
   }
   return OkStatus();
 }
-
-// NHWC copies of NCHW operands and results, or the tensors themselves for NHWC.
-template <typename T>
-class NhwcBuffers {
- public:
-  explicit NhwcBuffers(bool nchw, TSR_ThreadPool* pool) : nchw_(nchw), pool_(pool) {}
-  // `data` ([batch, depth, rows, cols] when NCHW) as NHWC.
-  const T* In(const T* data, int64_t batch, int64_t rows, int64_t cols, int64_t depth) {
-    if (!nchw_) return data;
-    inputs_.emplace_back(new T[static_cast<size_t>(batch * rows * cols * depth)]);
-    NchwToNhwc(data, batch, depth, rows, cols, inputs_.back().get(), pool_);
-    return inputs_.back().get();
-  }
-  // Where to compute an NHWC result destined for `data`.
-  T* Out(T* data, int64_t size) {
-    if (!nchw_) return data;
-    output_.reset(new T[static_cast<size_t>(size)]);
-    return output_.get();
-  }
-  // Moves the result computed in Out() into `data` ([batch, depth, rows, cols] when NCHW).
-  void Finish(T* data, int64_t batch, int64_t rows, int64_t cols, int64_t depth) {
-    if (nchw_) NhwcToNchw(output_.get(), batch, rows, cols, depth, data, pool_);
-  }
-
- private:
-  bool nchw_;
-  TSR_ThreadPool* pool_;
-  std::vector<std::unique_ptr<T[]>> inputs_;
-  std::unique_ptr<T[]> output_;
-};
 
 class Conv2DBackpropInputKernel : public sdk::Kernel {
  public:

@@ -33,14 +33,14 @@ void Im2Col(const ConvGeometry& g, const T* input, int64_t group, int64_t r0, in
     const int64_t ox = r % g.out_cols;
     T* row = dst + (r - r0) * ld;
     for (int64_t kh = 0; kh < g.filter_rows; ++kh, row += window_row) {
-      const int64_t iy = oy * g.stride_rows - g.pad_top + kh * g.dilation_rows;
+      const int64_t iy = g.InputRow(oy, kh);
       if (iy < 0 || iy >= g.in_rows) {
         std::fill(row, row + window_row, T(0));
         continue;
       }
       const T* line = input + (b * g.in_rows + iy) * g.in_cols * g.in_depth + group * depth;
       for (int64_t kw = 0; kw < g.filter_cols; ++kw) {
-        const int64_t ix = ox * g.stride_cols - g.pad_left + kw * g.dilation_cols;
+        const int64_t ix = g.InputCol(ox, kw);
         T* cell = row + kw * depth;
         if (ix < 0 || ix >= g.in_cols) {
           std::fill(cell, cell + depth, T(0));
@@ -184,15 +184,14 @@ void ConvBackpropInputGemm(const ConvGeometry& g, const T* filter, const T* out_
       T* line = in_backprop + ((b0 + b) * g.in_rows + iy) * g.in_cols * g.in_depth;
       std::fill(line, line + g.in_cols * g.in_depth, T(0));
       for (int64_t kh = 0; kh < g.filter_rows; ++kh) {
-        const int64_t ty = iy + g.pad_top - kh * g.dilation_rows;
-        if (ty < 0 || ty % g.stride_rows != 0 || ty / g.stride_rows >= g.out_rows) continue;
-        const int64_t oy = ty / g.stride_rows;
+        const int64_t oy = g.OutputRow(iy, kh);
+        if (oy < 0) continue;
         for (int64_t ix = 0; ix < g.in_cols; ++ix) {
           T* pixel = line + ix * g.in_depth;
           for (int64_t kw = 0; kw < g.filter_cols; ++kw) {
-            const int64_t tx = ix + g.pad_left - kw * g.dilation_cols;
-            if (tx < 0 || tx % g.stride_cols != 0 || tx / g.stride_cols >= g.out_cols) continue;
-            const int64_t row = (b * g.out_rows + oy) * g.out_cols + tx / g.stride_cols;
+            const int64_t ox = g.OutputCol(ix, kw);
+            if (ox < 0) continue;
+            const int64_t row = (b * g.out_rows + oy) * g.out_cols + ox;
             const T* tap =
                 columns.get() + row * total_depth + (kh * g.filter_cols + kw) * g.filter_depth;
             for (int64_t group = 0; group < groups; ++group) {

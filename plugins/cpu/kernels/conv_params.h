@@ -4,7 +4,9 @@
 #ifndef TESSERA_PLUGINS_CPU_KERNELS_CONV_PARAMS_H_
 #define TESSERA_PLUGINS_CPU_KERNELS_CONV_PARAMS_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,44 @@ struct ConvGeometry {
   // (filter_rows * filter_cols * filter_depth).
   int64_t gemm_rows() const { return batch * out_rows * out_cols; }
   int64_t gemm_depth() const { return filter_rows * filter_cols * filter_depth; }
+
+  // The window taps, one spatial dimension at a time. Output row `oy` reads input row
+  // InputRow(oy, kh) through filter row `kh` (outside [0, in_rows) where it reads padding);
+  // OutputRow(iy, kh) is the output row whose tap `kh` reads input row `iy`, or -1 when none
+  // does. The same for columns.
+  int64_t InputRow(int64_t oy, int64_t kh) const {
+    return oy * stride_rows - pad_top + kh * dilation_rows;
+  }
+  int64_t InputCol(int64_t ox, int64_t kw) const {
+    return ox * stride_cols - pad_left + kw * dilation_cols;
+  }
+  int64_t OutputRow(int64_t iy, int64_t kh) const {
+    return TapSource(iy + pad_top - kh * dilation_rows, stride_rows, out_rows);
+  }
+  int64_t OutputCol(int64_t ix, int64_t kw) const {
+    return TapSource(ix + pad_left - kw * dilation_cols, stride_cols, out_cols);
+  }
+  // The output rows [*begin, *end) whose tap `kh` reads an input row, not padding; the same for
+  // columns.
+  void OutputRowsReading(int64_t kh, int64_t* begin, int64_t* end) const {
+    TapRange(kh * dilation_rows - pad_top, stride_rows, in_rows, out_rows, begin, end);
+  }
+  void OutputColsReading(int64_t kw, int64_t* begin, int64_t* end) const {
+    TapRange(kw * dilation_cols - pad_left, stride_cols, in_cols, out_cols, begin, end);
+  }
+
+ private:
+  static int64_t TapSource(int64_t offset, int64_t stride, int64_t outputs) {
+    if (offset < 0 || offset % stride != 0 || offset / stride >= outputs) return -1;
+    return offset / stride;
+  }
+  // The outputs o in [0, outputs) whose tap o * stride + offset lies in [0, inputs).
+  static void TapRange(int64_t offset, int64_t stride, int64_t inputs, int64_t outputs,
+                       int64_t* begin, int64_t* end) {
+    *begin = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+    *end = inputs - offset <= 0 ? 0 : std::min(outputs, (inputs - offset + stride - 1) / stride);
+    *end = std::max(*begin, *end);
+  }
 };
 
 // TensorFlow's GetWindowedOutputSizeVerboseV2 for one spatial dimension: the output size and
@@ -84,6 +124,36 @@ void NchwToNhwc(const T* in, int64_t batch, int64_t depth, int64_t rows, int64_t
 template <typename T>
 void NhwcToNchw(const T* in, int64_t batch, int64_t rows, int64_t cols, int64_t depth, T* out,
                 TSR_ThreadPool* pool);
+
+// NHWC copies of NCHW operands and results, or the tensors themselves for NHWC.
+template <typename T>
+class NhwcBuffers {
+ public:
+  explicit NhwcBuffers(bool nchw, TSR_ThreadPool* pool) : nchw_(nchw), pool_(pool) {}
+  // `data` ([batch, depth, rows, cols] when NCHW) as NHWC.
+  const T* In(const T* data, int64_t batch, int64_t rows, int64_t cols, int64_t depth) {
+    if (!nchw_) return data;
+    inputs_.emplace_back(new T[static_cast<size_t>(batch * rows * cols * depth)]);
+    NchwToNhwc(data, batch, depth, rows, cols, inputs_.back().get(), pool_);
+    return inputs_.back().get();
+  }
+  // Where to compute an NHWC result destined for `data`.
+  T* Out(T* data, int64_t size) {
+    if (!nchw_) return data;
+    output_.reset(new T[static_cast<size_t>(size)]);
+    return output_.get();
+  }
+  // Moves the result computed in Out() into `data` ([batch, depth, rows, cols] when NCHW).
+  void Finish(T* data, int64_t batch, int64_t rows, int64_t cols, int64_t depth) {
+    if (nchw_) NhwcToNchw(output_.get(), batch, rows, cols, depth, data, pool_);
+  }
+
+ private:
+  bool nchw_;
+  TSR_ThreadPool* pool_;
+  std::vector<std::unique_ptr<T[]>> inputs_;
+  std::unique_ptr<T[]> output_;
+};
 
 }  // namespace tessera::cpu
 

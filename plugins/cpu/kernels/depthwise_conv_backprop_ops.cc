@@ -2,7 +2,6 @@
 // double): direct loops on the host's pool, any strides (equal in rows and columns, as TensorFlow
 // requires), dilations and paddings; NCHW through transposes to NHWC.
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -76,14 +75,6 @@ Status DepthwiseBackpropGeometry(const char* label, const ConvAttrs& attrs, cons
   return OkStatus();
 }
 
-// The outputs o in [0, outputs) whose window tap o * stride + offset lies in [0, inputs).
-void TapRange(int64_t offset, int64_t stride, int64_t inputs, int64_t outputs, int64_t* begin,
-              int64_t* end) {
-  *begin = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
-  *end = inputs - offset <= 0 ? 0 : std::min(outputs, (inputs - offset + stride - 1) / stride);
-  *end = std::max(*begin, *end);
-}
-
 // in_backprop[b, iy, ix, c] = sum over the taps (kh, kw) that read input (iy, ix) of
 // sum_q out_backprop[b, oy, ox, c * multiplier + q] * filter[kh, kw, c, q], in (kh, kw) order;
 // one input row per item, so every output element is written by one thread.
@@ -101,18 +92,14 @@ void DepthwiseBackpropInput(const ConvGeometry& g, const T* filter, const T* out
     T* in_row = in_backprop + item * g.in_cols * depth;
     std::fill(in_row, in_row + g.in_cols * depth, T(0));
     for (int64_t kh = 0; kh < g.filter_rows; ++kh) {
-      const int64_t row_offset = iy + g.pad_top - kh * g.dilation_rows;
-      if (row_offset < 0 || row_offset % g.stride_rows != 0) continue;
-      const int64_t oy = row_offset / g.stride_rows;
-      if (oy >= g.out_rows) continue;
+      const int64_t oy = g.OutputRow(iy, kh);
+      if (oy < 0) continue;
       const T* dy_line = out_backprop + (b * g.out_rows + oy) * g.out_cols * out_depth;
       for (int64_t ix = 0; ix < g.in_cols; ++ix) {
         T* dx = in_row + ix * depth;
         for (int64_t kw = 0; kw < g.filter_cols; ++kw) {
-          const int64_t col_offset = ix + g.pad_left - kw * g.dilation_cols;
-          if (col_offset < 0 || col_offset % g.stride_cols != 0) continue;
-          const int64_t ox = col_offset / g.stride_cols;
-          if (ox >= g.out_cols) continue;
+          const int64_t ox = g.OutputCol(ix, kw);
+          if (ox < 0) continue;
           const T* dy = dy_line + ox * out_depth;
           const T* f = filter + (kh * g.filter_cols + kw) * out_depth;
           if (multiplier == 1) {
@@ -155,17 +142,15 @@ void DepthwiseBackpropFilter(const ConvGeometry& g, const T* input, const T* out
     T* df = filter_backprop + tap * out_depth;
     std::fill(df + c_begin * multiplier, df + c_end * multiplier, T(0));
     int64_t oy_begin, oy_end, ox_begin, ox_end;
-    TapRange(kh * g.dilation_rows - g.pad_top, g.stride_rows, g.in_rows, g.out_rows, &oy_begin,
-             &oy_end);
-    TapRange(kw * g.dilation_cols - g.pad_left, g.stride_cols, g.in_cols, g.out_cols, &ox_begin,
-             &ox_end);
+    g.OutputRowsReading(kh, &oy_begin, &oy_end);
+    g.OutputColsReading(kw, &ox_begin, &ox_end);
     for (int64_t b = 0; b < g.batch; ++b) {
       for (int64_t oy = oy_begin; oy < oy_end; ++oy) {
-        const int64_t iy = oy * g.stride_rows - g.pad_top + kh * g.dilation_rows;
+        const int64_t iy = g.InputRow(oy, kh);
         const T* x_line = input + (b * g.in_rows + iy) * g.in_cols * depth;
         const T* dy_line = out_backprop + (b * g.out_rows + oy) * g.out_cols * out_depth;
         for (int64_t ox = ox_begin; ox < ox_end; ++ox) {
-          const int64_t ix = ox * g.stride_cols - g.pad_left + kw * g.dilation_cols;
+          const int64_t ix = g.InputCol(ox, kw);
           const T* x = x_line + ix * depth;
           const T* dy = dy_line + ox * out_depth;
           if (multiplier == 1) {
@@ -182,16 +167,6 @@ void DepthwiseBackpropFilter(const ConvGeometry& g, const T* input, const T* out
       }
     }
   });
-}
-
-// `data` ([batch, depth, rows, cols]) as NHWC in `buffer`, or `data` itself for NHWC.
-template <typename T>
-const T* AsNhwc(bool nchw, const T* data, int64_t batch, int64_t rows, int64_t cols, int64_t depth,
-                std::unique_ptr<T[]>* buffer, TSR_ThreadPool* pool) {
-  if (!nchw) return data;
-  buffer->reset(new T[static_cast<size_t>(batch * rows * cols * depth)]);
-  NchwToNhwc(data, batch, depth, rows, cols, buffer->get(), pool);
-  return buffer->get();
 }
 
 class DepthwiseConv2dNativeBackpropInputKernel : public sdk::Kernel {
@@ -222,20 +197,12 @@ class DepthwiseConv2dNativeBackpropInputKernel : public sdk::Kernel {
     if (output.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, filter.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      TSR_ThreadPool* pool = ctx.thread_pool();
-      std::unique_ptr<T[]> dy_nhwc;
-      std::unique_ptr<T[]> dx_nhwc;
-      const T* dy = AsNhwc(attrs_.nchw, out_backprop.data<const T>(), g.batch, g.out_rows,
-                           g.out_cols, g.out_depth, &dy_nhwc, pool);
-      T* dx = output.data<T>();
-      if (attrs_.nchw) {
-        dx_nhwc.reset(new T[static_cast<size_t>(output.num_elements())]);
-        dx = dx_nhwc.get();
-      }
-      DepthwiseBackpropInput(g, filter.data<const T>(), dy, dx, pool);
-      if (attrs_.nchw) {
-        NhwcToNchw(dx, g.batch, g.in_rows, g.in_cols, g.in_depth, output.data<T>(), pool);
-      }
+      NhwcBuffers<T> nhwc(attrs_.nchw, ctx.thread_pool());
+      const T* dy =
+          nhwc.In(out_backprop.data<const T>(), g.batch, g.out_rows, g.out_cols, g.out_depth);
+      T* dx = nhwc.Out(output.data<T>(), output.num_elements());
+      DepthwiseBackpropInput(g, filter.data<const T>(), dy, dx, ctx.thread_pool());
+      nhwc.Finish(output.data<T>(), g.batch, g.in_rows, g.in_cols, g.in_depth);
       return OkStatus();
     });
   }
@@ -272,14 +239,11 @@ class DepthwiseConv2dNativeBackpropFilterKernel : public sdk::Kernel {
     if (output.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      TSR_ThreadPool* pool = ctx.thread_pool();
-      std::unique_ptr<T[]> x_nhwc;
-      std::unique_ptr<T[]> dy_nhwc;
-      const T* x = AsNhwc(attrs_.nchw, input.data<const T>(), g.batch, g.in_rows, g.in_cols,
-                          g.in_depth, &x_nhwc, pool);
-      const T* dy = AsNhwc(attrs_.nchw, out_backprop.data<const T>(), g.batch, g.out_rows,
-                           g.out_cols, g.out_depth, &dy_nhwc, pool);
-      DepthwiseBackpropFilter(g, x, dy, output.data<T>(), pool);
+      NhwcBuffers<T> nhwc(attrs_.nchw, ctx.thread_pool());
+      const T* x = nhwc.In(input.data<const T>(), g.batch, g.in_rows, g.in_cols, g.in_depth);
+      const T* dy =
+          nhwc.In(out_backprop.data<const T>(), g.batch, g.out_rows, g.out_cols, g.out_depth);
+      DepthwiseBackpropFilter(g, x, dy, output.data<T>(), ctx.thread_pool());
       return OkStatus();
     });
   }

@@ -1,0 +1,95 @@
+// The host's kernel contexts: the structs behind the ABI's opaque TSR_KernelConstruction and
+// TSR_KernelContext, and the TSR_HostApi slots through which plugin kernels use them.
+#ifndef TESSERA_HOST_ABI_HOST_KERNEL_CONTEXT_H_
+#define TESSERA_HOST_ABI_HOST_KERNEL_CONTEXT_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "host/runtime/tensor.h"
+#include "tessera/plugin_api/plugin.h"
+
+namespace tessera {
+
+class Device;
+class Node;
+class ThreadPool;
+class Rendezvous;
+struct CallFrame;
+struct FrameAndIter;
+
+// What a kernel knows of its node; built once per executor node.
+struct KernelNodeInfo {
+  std::string name;
+  std::string op;
+  absl::InlinedVector<DataType, 4> input_types;
+  absl::InlinedVector<DataType, 4> output_types;
+  absl::InlinedVector<bool, 4> output_in_host_memory;
+};
+
+// Per-step services that host kernels (_Arg, _Retval, _Send, _Recv) use.
+struct StepServices {
+  int64_t step_id = 0;
+  Rendezvous* rendezvous = nullptr;
+  CallFrame* call_frame = nullptr;
+};
+
+// Storage for attribute values handed to plugins; lives as long as the construction context.
+struct AttrScratch {
+  std::deque<std::vector<int64_t>> dims;
+  std::deque<Tensor> tensors;
+};
+
+}  // namespace tessera
+
+// Defined here (global namespace) because the ABI declares them as opaque C structs.
+struct TSR_KernelConstruction {
+  const tessera::Node* node = nullptr;
+  const tessera::KernelNodeInfo* info = nullptr;
+  tessera::Device* device = nullptr;
+  tessera::AttrScratch scratch;
+};
+
+struct TSR_KernelContext {
+  const tessera::KernelNodeInfo* info = nullptr;
+  tessera::Device* device = nullptr;
+  tessera::ThreadPool* intra_op_pool = nullptr;
+  const tessera::StepServices* step = nullptr;
+  // The node's input slots; kernels borrow them, and forwarding may take their buffers.
+  tessera::Tensor* inputs = nullptr;
+  int num_inputs = 0;
+  absl::InlinedVector<tessera::Tensor, 4> outputs;
+  absl::InlinedVector<tessera::Tensor, 2> temps;
+  // Set for a transfer node (_Send) that runs with a dead input: it forwards the deadness.
+  bool is_input_dead = false;
+  // Loop frame and iteration the node runs in; (0, 0) outside loops. Go into rendezvous keys.
+  uint64_t frame_id = 0;
+  int64_t iter_id = 0;
+
+  // Resets per-node state so one context serves many nodes on a thread.
+  void Reset(const tessera::KernelNodeInfo* node_info, tessera::Tensor* node_inputs, int n) {
+    info = node_info;
+    inputs = node_inputs;
+    num_inputs = n;
+    outputs.clear();
+    outputs.resize(node_info->output_types.size());
+    temps.clear();
+    is_input_dead = false;
+  }
+};
+
+namespace tessera {
+
+// Fills the KernelConstruction_*, KernelContext_* and ThreadPool_* slots of `api`.
+void FillKernelSlots(TSR_HostApi* api);
+
+// Fills `view` to describe `tensor` (borrowed: valid while `tensor` is).
+void FillTensorView(const Tensor& tensor, TSR_TensorView* view);
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_ABI_HOST_KERNEL_CONTEXT_H_
