@@ -216,6 +216,11 @@ TEST_F(LoopbackTransportTest, WorkersStopWhenTheLastServerAndChannelGo) {
     ASSERT_TRUE(done.WaitForNotificationWithTimeout(kHangGuard));
     EXPECT_GT(ThreadCount(), before);
   }
+  // The workers are joined before the last Release returns, but a joined thread may still be
+  // listed in /proc/self/task for a moment (the kernel wakes the joiner before it removes the
+  // task): wait for the listing, bounded.
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (ThreadCount() != before && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(1));
   EXPECT_EQ(ThreadCount(), before);
 }
 
