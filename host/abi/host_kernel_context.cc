@@ -18,20 +18,26 @@ TSR_Status* Error(absl::StatusCode code, std::string message) {
   return ToAbiStatus(absl::Status(code, message));
 }
 
-bool ValidShape(int32_t rank, const int64_t* dims) {
-  if (rank < 0 || rank > TSR_MAX_RANK) return false;
-  if (rank > 0 && dims == nullptr) return false;
-  for (int32_t i = 0; i < rank; ++i) {
-    if (dims[i] < 0) return false;
+// NULL when a tensor of `dtype` may have the shape (rank, dims): a rank in [0, TSR_MAX_RANK],
+// dims given, every dimension >= 0 and the size within CheckTensorSize's limits (no element count
+// or byte size can wrap). Otherwise INVALID_ARGUMENT naming the node, `what` and the shape.
+TSR_Status* CheckShape(const TSR_KernelContext* ctx, const std::string& what, DataType dtype,
+                       int32_t rank, const int64_t* dims) {
+  const std::string node = absl::StrCat("node '", ctx->info->name, "' (", ctx->info->op, "): ");
+  if (rank < 0 || rank > TSR_MAX_RANK || (rank > 0 && dims == nullptr)) {
+    return Error(absl::StatusCode::kInvalidArgument,
+                 absl::StrCat(node, what, " has rank ", rank, rank > 0 ? " and no dimensions" : "",
+                              " (rank must be 0..", TSR_MAX_RANK, ")"));
   }
-  return true;
+  absl::Status size = CheckTensorSize(dtype, absl::MakeConstSpan(dims, rank));
+  if (!size.ok()) {
+    return Error(absl::StatusCode::kInvalidArgument,
+                 absl::StrCat(node, what, ": ", size.message()));
+  }
+  return nullptr;
 }
 
-TSR_Status* BadShape(const TSR_KernelContext* ctx, int32_t rank) {
-  return Error(absl::StatusCode::kInvalidArgument,
-               absl::StrCat("node '", ctx->info->name, "': invalid output shape of rank ", rank,
-                            " (rank must be 0..", TSR_MAX_RANK, " and dimensions >= 0)"));
-}
+std::string OutputName(int32_t index) { return absl::StrCat("output ", index); }
 
 TSR_Status* BadOutputIndex(const TSR_KernelContext* ctx, int32_t index) {
   return Error(absl::StatusCode::kInvalidArgument,
@@ -118,7 +124,10 @@ TSR_Status* ContextAllocateOutput(TSR_KernelContext* ctx, int32_t index, int32_t
   if (index < 0 || index >= static_cast<int32_t>(ctx->outputs.size())) {
     return BadOutputIndex(ctx, index);
   }
-  if (!ValidShape(rank, dims)) return BadShape(ctx, rank);
+  if (TSR_Status* bad =
+          CheckShape(ctx, OutputName(index), ctx->info->output_types[index], rank, dims)) {
+    return bad;
+  }
   absl::StatusOr<Tensor> tensor =
       Tensor::Allocate(OutputAllocator(ctx, index), ctx->info->output_types[index],
                        TensorShape(absl::MakeConstSpan(dims, rank)));
@@ -141,8 +150,8 @@ TSR_Status* ContextForwardInputOrAllocateOutput(TSR_KernelContext* ctx,
   if (output_index < 0 || output_index >= static_cast<int32_t>(ctx->outputs.size())) {
     return BadOutputIndex(ctx, output_index);
   }
-  if (!ValidShape(rank, dims)) return BadShape(ctx, rank);
   DataType dtype = ctx->info->output_types[output_index];
+  if (TSR_Status* bad = CheckShape(ctx, OutputName(output_index), dtype, rank, dims)) return bad;
   bool want_host = ctx->info->output_in_host_memory[output_index];
   TensorShape shape(absl::MakeConstSpan(dims, rank));
   for (int32_t c = 0; c < num_candidates; ++c) {
@@ -183,7 +192,9 @@ TSR_Status* ContextSetOutputFromInput(TSR_KernelContext* ctx, int32_t output_ind
     ctx->outputs[output_index] = input;
     return nullptr;
   }
-  if (!ValidShape(rank, dims)) return BadShape(ctx, rank);
+  if (TSR_Status* bad = CheckShape(ctx, OutputName(output_index), expected, rank, dims)) {
+    return bad;
+  }
   TensorShape shape(absl::MakeConstSpan(dims, rank));
   if (shape.num_elements() != input.NumElements()) {
     return Error(
@@ -198,7 +209,7 @@ TSR_Status* ContextSetOutputFromInput(TSR_KernelContext* ctx, int32_t output_ind
 
 TSR_Status* ContextAllocateTemp(TSR_KernelContext* ctx, TSR_DataType dtype, int32_t rank,
                                 const int64_t* dims, TSR_TensorView* view) {
-  if (!ValidShape(rank, dims)) return BadShape(ctx, rank);
+  if (TSR_Status* bad = CheckShape(ctx, "a temporary", dtype, rank, dims)) return bad;
   absl::StatusOr<Tensor> tensor = Tensor::Allocate(ctx->device->allocator(), dtype,
                                                    TensorShape(absl::MakeConstSpan(dims, rank)));
   if (!tensor.ok()) {

@@ -117,16 +117,17 @@ absl::StatusOr<Tensor> AllocateStrings(Allocator* allocator, const TensorShape& 
         shape.DebugString(), " in the memory of '", allocator->Name(),
         "', which the host cannot reach"));
   }
-  const auto n = static_cast<uint64_t>(shape.num_elements());
-  if (n > std::numeric_limits<size_t>::max() / sizeof(std::string)) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("string tensor of shape ", shape.DebugString(), " is too large"));
-  }
-  const size_t bytes = static_cast<size_t>(n) * sizeof(std::string);
+  const auto bytes = static_cast<size_t>(shape.num_elements()) * sizeof(std::string);
   if (bytes == 0) return Tensor(TSR_DTYPE_STRING, shape, nullptr);
-  ASSIGN_OR_RETURN(void* data, StringAllocator()->Allocate(bytes, kTensorAlignment));
+  absl::StatusOr<void*> data = StringAllocator()->Allocate(bytes, kTensorAlignment);
+  if (!data.ok()) {
+    return absl::Status(
+        data.status().code(),
+        absl::StrCat("cannot allocate a string tensor of shape ", shape.DebugString(), " (", bytes,
+                     " bytes): ", data.status().message()));
+  }
   return Tensor(TSR_DTYPE_STRING, shape,
-                std::make_shared<TensorBuffer>(StringAllocator(), data, bytes));
+                std::make_shared<TensorBuffer>(StringAllocator(), *data, bytes));
 }
 
 template <typename T>
@@ -150,8 +151,49 @@ void AppendValues(const Tensor& t, int64_t n, std::string* out) {
 
 int64_t TensorShape::num_elements() const {
   int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
+  for (int64_t d : dims_) {
+    if (__builtin_mul_overflow(n, d, &n) || n > kMaxElementCount) return kMaxElementCount + 1;
+  }
   return n;
+}
+
+absl::Status CheckTensorSize(DataType dtype, absl::Span<const int64_t> dims, int64_t* bytes) {
+  const auto shape = [&] { return absl::StrCat("[", absl::StrJoin(dims, ","), "]"); };
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("shape ", shape(), " of ",
+                                                     DataTypeString(dtype), " has dimension ", i,
+                                                     " negative (", dims[i], ")"));
+    }
+  }
+  const size_t element_size = dtype == TSR_DTYPE_STRING ? sizeof(std::string) : DataTypeSize(dtype);
+  // The exact element count and size in 128 bits, or `huge` once they do not even fit there.
+  unsigned __int128 elements = 1;
+  unsigned __int128 size = 0;
+  bool huge = false;
+  for (int64_t d : dims) {
+    huge = huge || __builtin_mul_overflow(elements, static_cast<unsigned __int128>(d), &elements);
+  }
+  if (elements == 0) huge = false;  // a zero dimension: nothing to allocate, whatever the others
+  huge =
+      huge || __builtin_mul_overflow(elements, static_cast<unsigned __int128>(element_size), &size);
+  const auto decimal = [](unsigned __int128 v) {
+    std::string digits;
+    do {
+      digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+      v /= 10;
+    } while (v != 0);
+    return digits;
+  };
+  if (huge || elements > static_cast<unsigned __int128>(kMaxElementCount) ||
+      size > static_cast<unsigned __int128>(kMaxTensorBytes)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape ", shape(), " of ", DataTypeString(dtype), " has ",
+                     huge ? "more than 2^128" : decimal(elements), " elements (", element_size,
+                     " bytes each), more than the limit of ", kMaxTensorBytes, " bytes"));
+  }
+  if (bytes != nullptr) *bytes = static_cast<int64_t>(size);
+  return absl::OkStatus();
 }
 
 std::string TensorShape::DebugString() const {
@@ -176,12 +218,7 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape) : dtype_(dtype), shape_
 
 absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
                                         const TensorShape& shape) {
-  for (int64_t d : shape.dims()) {
-    if (d < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot allocate a tensor of shape ", shape.DebugString()));
-    }
-  }
+  RETURN_IF_ERROR(WithContext(CheckTensorSize(dtype, shape.dims()), "cannot allocate a tensor"));
   if (dtype == TSR_DTYPE_STRING) return AllocateStrings(allocator, shape);
   // The string allocator constructs strings in what it hands out: dense buffers come from the
   // plain host allocator instead.
@@ -191,15 +228,16 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
     return absl::InvalidArgumentError(
         absl::StrCat("cannot allocate a dense tensor of type ", DataTypeString(dtype)));
   }
-  size_t bytes = static_cast<size_t>(shape.num_elements()) * element_size;
+  const size_t bytes = static_cast<size_t>(shape.num_elements()) * element_size;
   if (bytes == 0) return Tensor(dtype, shape, nullptr);
-  void* data;
-  {
-    absl::StatusOr<void*> ptr = allocator->Allocate(bytes, kTensorAlignment);
-    if (!ptr.ok()) return ptr.status();
-    data = *ptr;
+  absl::StatusOr<void*> data = allocator->Allocate(bytes, kTensorAlignment);
+  if (!data.ok()) {
+    return absl::Status(
+        data.status().code(),
+        absl::StrCat("cannot allocate a tensor of shape ", shape.DebugString(), " of ",
+                     DataTypeString(dtype), " (", bytes, " bytes): ", data.status().message()));
   }
-  return Tensor(dtype, shape, std::make_shared<TensorBuffer>(allocator, data, bytes));
+  return Tensor(dtype, shape, std::make_shared<TensorBuffer>(allocator, *data, bytes));
 }
 
 absl::StatusOr<Tensor> Tensor::DeepCopy() const {

@@ -26,6 +26,8 @@ class TensorShape {
   int64_t dim(int i) const { return dims_[i]; }
   absl::Span<const int64_t> dims() const { return dims_; }
   const int64_t* data() const { return dims_.data(); }
+  // The product of the dimensions, or kMaxElementCount + 1 when it does not fit (never a wrapped
+  // value). Meaningful for shapes that passed CheckTensorSize, as every allocated tensor's has.
   int64_t num_elements() const;
   void AddDim(int64_t size) { dims_.push_back(size); }
   void set_dim(int i, int64_t size) { dims_[i] = size; }
@@ -38,6 +40,20 @@ class TensorShape {
  private:
   absl::InlinedVector<int64_t, 4> dims_;
 };
+
+// The largest tensor Tessera creates: 2^62 bytes and 2^62 elements. Anything larger can never be
+// allocated on any machine; shapes beyond it (including ones whose element count or byte size
+// would not even fit in 64 bits) are refused before any arithmetic can wrap.
+inline constexpr int64_t kMaxTensorBytes = int64_t{1} << 62;
+inline constexpr int64_t kMaxElementCount = int64_t{1} << 62;
+
+// OK when a tensor of `dtype` and `dims` may exist: every dimension is >= 0 and its byte size
+// (its element count times the element's size; sizeof(std::string) for strings) is at most
+// kMaxTensorBytes. Otherwise INVALID_ARGUMENT naming the shape, the exact size and the limit, e.g.
+// "shape [4294967296,4294967296,16] of float has 295147905179352825856 elements (4 bytes each),
+// more than the limit of 4611686018427387904 bytes". `*bytes` (if given) receives the size.
+absl::Status CheckTensorSize(DataType dtype, absl::Span<const int64_t> dims,
+                             int64_t* bytes = nullptr);
 
 // Where a buffer's memory comes from and goes back to.
 class Allocator {
@@ -107,7 +123,8 @@ class Tensor {
 
   // A tensor in `allocator`'s memory. A string tensor gets StringAllocator()'s buffer of empty
   // strings; INVALID_ARGUMENT when `allocator` is not host memory (strings never leave the host),
-  // for negative dimensions and for types without a layout (resource, variant).
+  // for a shape CheckTensorSize refuses and for types without a layout (resource, variant);
+  // RESOURCE_EXHAUSTED naming the shape and the bytes when the allocator has no memory for it.
   static absl::StatusOr<Tensor> Allocate(Allocator* allocator, DataType dtype,
                                          const TensorShape& shape);
 

@@ -1,6 +1,7 @@
 #include "host/runtime/tensor.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,67 @@ TEST(TensorTest, AllocateRejectsNegativeDimensions) {
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(t.status().message().find("[-1]"), std::string::npos);
+}
+
+TEST(TensorTest, CheckTensorSizeRefusesWhatCannotExist) {
+  int64_t bytes = -1;
+  ASSERT_TRUE(CheckTensorSize(TSR_DTYPE_FLOAT, {2, 3}, &bytes).ok());
+  EXPECT_EQ(bytes, 24);
+  ASSERT_TRUE(CheckTensorSize(TSR_DTYPE_DOUBLE, {}, &bytes).ok());
+  EXPECT_EQ(bytes, 8);
+  // A zero dimension makes the tensor empty whatever the others are.
+  ASSERT_TRUE(
+      CheckTensorSize(TSR_DTYPE_FLOAT, {int64_t{1} << 62, 0, int64_t{1} << 62}, &bytes).ok());
+  EXPECT_EQ(bytes, 0);
+  // Exactly at the limit is allowed; one element more is not.
+  EXPECT_TRUE(CheckTensorSize(TSR_DTYPE_INT8, {kMaxTensorBytes}).ok());
+  absl::Status over = CheckTensorSize(TSR_DTYPE_INT8, {kMaxTensorBytes + 1});
+  EXPECT_EQ(over.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(over.message(),
+            "shape [4611686018427387905] of int8 has 4611686018427387905 elements (1 bytes each), "
+            "more than the limit of 4611686018427387904 bytes");
+  // Products that do not fit in 64 (or even 128) bits are named, not wrapped.
+  EXPECT_EQ(CheckTensorSize(TSR_DTYPE_FLOAT, {int64_t{1} << 32, int64_t{1} << 32, 16}).message(),
+            "shape [4294967296,4294967296,16] of float has 295147905179352825856 elements "
+            "(4 bytes each), more than the limit of 4611686018427387904 bytes");
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(CheckTensorSize(TSR_DTYPE_FLOAT, {big, big, big}).message(),
+            "shape [9223372036854775807,9223372036854775807,9223372036854775807] of float has "
+            "more than 2^128 elements (4 bytes each), more than the limit of "
+            "4611686018427387904 bytes");
+  // Strings count their std::string objects.
+  EXPECT_TRUE(CheckTensorSize(TSR_DTYPE_STRING, {3}, &bytes).ok());
+  EXPECT_EQ(bytes, static_cast<int64_t>(3 * sizeof(std::string)));
+  EXPECT_EQ(CheckTensorSize(TSR_DTYPE_FLOAT, {2, -3}).message(),
+            "shape [2,-3] of float has dimension 1 negative (-3)");
+  // num_elements never wraps.
+  EXPECT_EQ((TensorShape{int64_t{1} << 32, int64_t{1} << 32, 16}).num_elements(),
+            kMaxElementCount + 1);
+}
+
+TEST(TensorTest, AllocateNamesTheShapeWhenMemoryRunsOut) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's allocator aborts on an allocation this large";
+#endif
+  // 2^61 bytes: within the limit, beyond any machine's memory.
+  absl::StatusOr<Tensor> t =
+      Tensor::Allocate(HostAllocator(), TSR_DTYPE_INT8, TensorShape{int64_t{1} << 61});
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(t.status().message().find("cannot allocate a tensor of shape [2305843009213693952] of "
+                                      "int8 (2305843009213693952 bytes): "),
+            std::string::npos)
+      << t.status();
+}
+
+TEST(TensorTest, AllocatePastTheLimitIsRefusedBeforeTheAllocator) {
+  absl::StatusOr<Tensor> t =
+      Tensor::Allocate(HostAllocator(), TSR_DTYPE_FLOAT, TensorShape{int64_t{1} << 62});
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(t.status().message(),
+            "cannot allocate a tensor: shape [4611686018427387904] of float has "
+            "4611686018427387904 elements (4 bytes each), more than the limit of "
+            "4611686018427387904 bytes");
 }
 
 TEST(TypesTest, NamesRoundTrip) {

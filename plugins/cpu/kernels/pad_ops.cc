@@ -58,7 +58,11 @@ class PadKernel : public sdk::Kernel {
       if (before < 0 || after < 0) {
         return sdk::InvalidArgument("Paddings must be non-negative: ", before, " ", after);
       }
-      dims[d].size = before + input.dim(d) + after;
+      if (__builtin_add_overflow(before, input.dim(d), &dims[d].size) ||
+          __builtin_add_overflow(dims[d].size, after, &dims[d].size)) {
+        return sdk::InvalidArgument("Pad: output dimension ", d, " = ", before, " + ", input.dim(d),
+                                    " + ", after, " does not fit in int64");
+      }
       dims[d].stride = strides[d];
       dims[d].pad_before = before;
       dims[d].pad_after = after;

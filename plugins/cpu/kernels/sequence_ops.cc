@@ -49,9 +49,19 @@ Status RangeOf(KernelContext& ctx, const TensorView views[3]) {
   }
   int64_t size;
   if constexpr (std::is_integral_v<M>) {
-    const int64_t span = std::abs(static_cast<int64_t>(limit) - static_cast<int64_t>(start));
-    const int64_t step = std::abs(static_cast<int64_t>(delta));
-    size = span / step + (span % step != 0 ? 1 : 0);
+    // |limit - start| and |delta| in 64 unsigned bits: neither can overflow there.
+    const auto distance = [](int64_t a, int64_t b) {
+      return a >= b ? static_cast<uint64_t>(a) - static_cast<uint64_t>(b)
+                    : static_cast<uint64_t>(b) - static_cast<uint64_t>(a);
+    };
+    const uint64_t span = distance(static_cast<int64_t>(limit), static_cast<int64_t>(start));
+    const uint64_t step = distance(static_cast<int64_t>(delta), 0);
+    const uint64_t count = span / step + (span % step != 0 ? 1 : 0);
+    if (count > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return sdk::InvalidArgument("Requires ((limit - start) / delta) <= ",
+                                  std::numeric_limits<int64_t>::max());
+    }
+    size = static_cast<int64_t>(count);
   } else {
     const double length = std::ceil(std::abs((static_cast<double>(limit) - start) / delta));
     if (!(length <= static_cast<double>(std::numeric_limits<int64_t>::max()))) {

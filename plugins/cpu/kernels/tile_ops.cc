@@ -32,7 +32,12 @@ class TileKernel : public sdk::Kernel {
       if (multiple < 0) {
         return sdk::InvalidArgument("Expected multiples[", d, "] >= 0, but got ", multiple);
       }
-      out_shape.AddDim(input.dim(d) * multiple);
+      int64_t size;
+      if (__builtin_mul_overflow(input.dim(d), multiple, &size)) {
+        return sdk::InvalidArgument("Tile: output dimension ", d, " = ", input.dim(d), " * ",
+                                    multiple, " does not fit in int64");
+      }
+      out_shape.AddDim(size);
     }
     if (out_shape == input.shape()) return ctx.SetOutputFromInput(0, 0);
     TensorView out;

@@ -44,9 +44,16 @@ class Shape {
     for (int i = index; i + 1 < rank_; ++i) dims_[i] = dims_[i + 1];
     --rank_;
   }
-  int64_t num_elements() const {
+  // The product of the dimensions; INT64_MAX when it does not fit in int64 (never a wrapped
+  // value). The host refuses a tensor of such a shape (and of more than 2^62 bytes) with
+  // INVALID_ARGUMENT when it is allocated, so a kernel that allocates its output before it writes
+  // can never write past a buffer.
+  int64_t num_elements() const { return CheckedProduct(rank_, dims_.data()); }
+  static int64_t CheckedProduct(int rank, const int64_t* dims) {
     int64_t n = 1;
-    for (int i = 0; i < rank_; ++i) n *= dims_[i];
+    for (int i = 0; i < rank; ++i) {
+      if (__builtin_mul_overflow(n, dims[i], &n)) return INT64_MAX;
+    }
     return n;
   }
   // "[2,3]"; "[]" for a scalar; "?" for a negative (unknown) dimension.

@@ -25,11 +25,7 @@ class TensorView {
   int64_t dim(int i) const { return view_.dims[i]; }
   const int64_t* dims() const { return view_.dims; }
   Shape shape() const { return Shape(view_.rank, view_.dims); }
-  int64_t num_elements() const {
-    int64_t n = 1;
-    for (int i = 0; i < view_.rank; ++i) n *= view_.dims[i];
-    return n;
-  }
+  int64_t num_elements() const { return Shape::CheckedProduct(view_.rank, view_.dims); }
   size_t byte_size() const { return view_.byte_size; }
   void* raw_data() const { return view_.data; }
   template <typename T>
