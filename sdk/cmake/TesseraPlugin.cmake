@@ -60,6 +60,9 @@ function(tessera_add_plugin name)
   if(COMMAND tessera_apply_common_flags)
     tessera_apply_common_flags(${target})
   endif()
+  # A plugin gets no RUNPATH: its dependencies come from the system's search path, and a RUNPATH
+  # entry CMake derives from a library's folder may be empty (the current directory).
+  set_target_properties(${target} PROPERTIES SKIP_BUILD_RPATH ON)
 
   set(provides_json "")
   foreach(p IN LISTS ARG_PROVIDES)

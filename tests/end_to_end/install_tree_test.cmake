@@ -19,4 +19,10 @@ execute_process(COMMAND "${PREFIX}/bin/tessera" run "${SOURCE_DIR}/examples/mlp/
 if(NOT rc EQUAL 0 OR NOT out MATCHES "predicted_class:0 +int64 +\\[6\\] +0 1 2 1 0 1")
   message(FATAL_ERROR "installed 'tessera run' failed (${rc}):\n${out}${err}")
 endif()
-message(STATUS "installed tree works:\n${out}")
+# No installed program or plugin has an unsafe RUNPATH/RPATH entry.
+execute_process(COMMAND "${PYTHON}" "${SOURCE_DIR}/scripts/check_runpath.py" "${PREFIX}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE runpaths ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "installed tree has unsafe search paths (${rc}):\n${runpaths}${err}")
+endif()
+message(STATUS "installed tree works:\n${out}${runpaths}")
