@@ -1,11 +1,15 @@
 // Parsing and validation of plugin manifests.
 #include "registry/manifest.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/ascii.h"
@@ -278,9 +282,23 @@ bool IsValidPluginName(absl::string_view name) {
 
 absl::StatusOr<PluginManifest> ParseManifest(absl::string_view path, absl::string_view contents) {
   FieldErrors errors(path);
+  if (contents.size() > kMaxManifestBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("manifest ", path, ": ", contents.size(),
+                                                   " bytes, more than the limit of ",
+                                                   kMaxManifestBytes));
+  }
+  // Nesting is refused while it is parsed, before a deep value exists: printing or destroying
+  // one recurses once per level.
+  struct TooDeep {};
   Json root;
   try {
-    root = Json::parse(contents.begin(), contents.end());
+    root = Json::parse(contents.begin(), contents.end(), [](int depth, Json::parse_event_t, Json&) {
+      if (depth > kMaxManifestDepth) throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("manifest ", path, ": nests deeper than ", kMaxManifestDepth, " levels"));
   } catch (const Json::exception& e) {
     // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 2: ...".
     absl::string_view what = e.what();
@@ -300,14 +318,50 @@ absl::StatusOr<PluginManifest> ParseManifest(absl::string_view path, absl::strin
 }
 
 absl::StatusOr<PluginManifest> ReadManifest(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return absl::NotFoundError(absl::StrCat("manifest ", path, ": cannot be read"));
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  if (file.bad()) {
-    return absl::NotFoundError(absl::StrCat("manifest ", path, ": read failed"));
+  // Opened without blocking (a FIFO would wait for a writer forever), then checked to be a
+  // regular file through the descriptor itself, and read up to the limit only (a link to
+  // /dev/zero never ends).
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    return absl::NotFoundError(
+        absl::StrCat("manifest ", path, ": cannot be read (", std::strerror(errno), ")"));
   }
-  return ParseManifest(path, contents.str());
+  struct stat info {};
+  std::string contents;
+  absl::Status status;
+  if (fstat(fd, &info) != 0) {
+    status = absl::NotFoundError(
+        absl::StrCat("manifest ", path, ": cannot be read (", std::strerror(errno), ")"));
+  } else if (!S_ISREG(info.st_mode)) {
+    const char* kind = S_ISFIFO(info.st_mode)   ? "a FIFO"
+                       : S_ISCHR(info.st_mode)  ? "a character device"
+                       : S_ISBLK(info.st_mode)  ? "a block device"
+                       : S_ISSOCK(info.st_mode) ? "a socket"
+                       : S_ISDIR(info.st_mode)  ? "a folder"
+                                                : "not a file";
+    status = absl::InvalidArgumentError(
+        absl::StrCat("manifest ", path, ": is ", kind, ", not a regular file"));
+  } else {
+    char buffer[65536];
+    while (contents.size() <= kMaxManifestBytes) {
+      const ssize_t n = read(fd, buffer, sizeof(buffer));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        status = absl::NotFoundError(
+            absl::StrCat("manifest ", path, ": read failed (", std::strerror(errno), ")"));
+        break;
+      }
+      if (n == 0) break;
+      contents.append(buffer, static_cast<size_t>(n));
+    }
+  }
+  close(fd);
+  RETURN_IF_ERROR(status);
+  if (contents.size() > kMaxManifestBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("manifest ", path, ": larger than the limit of ",
+                                                   kMaxManifestBytes, " bytes"));
+  }
+  return ParseManifest(path, contents);
 }
 
 }  // namespace tessera

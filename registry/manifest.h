@@ -49,10 +49,15 @@ struct PluginManifest {
 // relative `library`. Errors are INVALID_ARGUMENT and read
 // "manifest <path>: field 'abi.major': expected an integer, got \"one\"", or for malformed JSON
 // "manifest <path>: malformed JSON: parse error at line 3, column 7: ...". Unknown fields are
-// ignored. Never throws, whatever the bytes.
+// ignored. Never throws, whatever the bytes. Manifests are small: more than kMaxManifestBytes,
+// or JSON nested more than kMaxManifestDepth levels deep, is INVALID_ARGUMENT.
+inline constexpr size_t kMaxManifestBytes = size_t{1} << 20;
+inline constexpr int kMaxManifestDepth = 32;
 absl::StatusOr<PluginManifest> ParseManifest(absl::string_view path, absl::string_view contents);
 
-// Reads and parses the manifest file at `path` (NOT_FOUND when it cannot be read).
+// Reads and parses the manifest file at `path`: NOT_FOUND when it cannot be read; INVALID_ARGUMENT
+// when it is not a regular file (a FIFO, a device, a socket, a folder; a symbolic link counts as
+// what it points to), read without waiting for a writer and only up to the size limit.
 absl::StatusOr<PluginManifest> ReadManifest(const std::string& path);
 
 // True for names matching [a-z0-9_-]+ (plugin names in manifests and allowlists).

@@ -1,6 +1,11 @@
 // Tests of manifest parsing: every field, its errors, and reading files.
 #include "registry/manifest.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -186,6 +191,84 @@ TEST(ManifestTest, ReadMissingFileIsNotFound) {
   EXPECT_EQ(manifest.status().code(), absl::StatusCode::kNotFound);
   EXPECT_NE(manifest.status().message().find("/nonexistent/x.tessera-plugin.json: cannot be read"),
             absl::string_view::npos);
+}
+
+TEST(ManifestTest, DeepNestingIsRefusedWhileParsed) {
+  // 60,000 levels crashed every command while the rejection message was formatted.
+  const std::string deep = std::string(60000, '[') + std::string(60000, ']');
+  ExpectInvalid(ParseManifest(kPath, deep), "nests deeper than 32 levels");
+  Json json = ValidJson();
+  std::string nested = "1";
+  for (int i = 0; i < 40; ++i) nested = "{\"k\": " + nested + "}";
+  std::string text = json.dump();
+  text.insert(text.size() - 1, ", \"extra\": " + nested);
+  ExpectInvalid(ParseManifest(kPath, text), "nests deeper than 32 levels");
+  // An unknown field nested within the limit is ignored, as any unknown field is.
+  nested = "1";
+  for (int i = 0; i < 20; ++i) nested = "[" + nested + "]";
+  text = json.dump();
+  text.insert(text.size() - 1, ", \"extra\": " + nested);
+  EXPECT_TRUE(ParseManifest(kPath, text).ok());
+}
+
+TEST(ManifestTest, OversizedContentsAreRefused) {
+  std::string text = ValidJson().dump();
+  text.insert(text.size() - 1, ", \"pad\": \"" + std::string(kMaxManifestBytes, 'x') + "\"");
+  ExpectInvalid(ParseManifest(kPath, text), " bytes, more than the limit of 1048576");
+}
+
+class ManifestFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("tessera_manifest_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(ManifestFileTest, FifoIsRefusedWithoutWaitingForAWriter) {
+  const std::string fifo = Path("fifo.tessera-plugin.json");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  absl::StatusOr<PluginManifest> manifest = ReadManifest(fifo);
+  ASSERT_FALSE(manifest.ok());
+  EXPECT_EQ(manifest.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(manifest.status().message(), "manifest " + fifo + ": is a FIFO, not a regular file");
+}
+
+TEST_F(ManifestFileTest, LinkToADeviceIsRefused) {
+  const std::string link = Path("zero.tessera-plugin.json");
+  std::filesystem::create_symlink("/dev/zero", link);
+  absl::StatusOr<PluginManifest> manifest = ReadManifest(link);
+  ASSERT_FALSE(manifest.ok());
+  EXPECT_EQ(manifest.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(manifest.status().message(),
+            "manifest " + link + ": is a character device, not a regular file");
+}
+
+TEST_F(ManifestFileTest, FolderAndOversizedFileAreRefused) {
+  const std::string folder = Path("folder.tessera-plugin.json");
+  std::filesystem::create_directories(folder);
+  absl::StatusOr<PluginManifest> manifest = ReadManifest(folder);
+  ASSERT_FALSE(manifest.ok());
+  EXPECT_EQ(manifest.status().message(),
+            "manifest " + folder + ": is a folder, not a regular file");
+
+  const std::string big = Path("big.tessera-plugin.json");
+  std::ofstream(big) << std::string(kMaxManifestBytes + 1, ' ');
+  manifest = ReadManifest(big);
+  ASSERT_FALSE(manifest.ok());
+  EXPECT_EQ(manifest.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(manifest.status().message(),
+            "manifest " + big + ": larger than the limit of 1048576 bytes");
+  // A symbolic link to a regular manifest is read as that file.
+  const std::string real = Path("real.json");
+  std::ofstream(real) << ValidJson().dump();
+  const std::string link = Path("link.tessera-plugin.json");
+  std::filesystem::create_symlink(real, link);
+  EXPECT_TRUE(ReadManifest(link).ok());
 }
 
 TEST(ManifestTest, ReadsSeedCorpusFile) {

@@ -181,6 +181,10 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef
 // Reads a GraphDef (graph_io.cc): ".pb" binary, ".pbtxt"/".txt" text format, anything else
 // binary then text. NOT_FOUND for a missing file; INVALID_ARGUMENT naming the file (and for text,
 // the parser's line:column) otherwise. Binary files may be up to 2 GiB.
+// Messages nested deeper than this (attr values within functions within attr values ...) are
+// refused in both formats (protobuf's own limit for binary input).
+inline constexpr int kMaxGraphDefNesting = 100;
+
 absl::StatusOr<tensorflow::GraphDef> ReadGraphDefFile(const std::string& path);
 // Writes text format for ".pbtxt"/".txt", binary otherwise.
 absl::Status WriteGraphDefFile(const tensorflow::GraphDef& def, const std::string& path);

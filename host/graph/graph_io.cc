@@ -61,6 +61,9 @@ absl::Status ParseBinary(const std::string& bytes, const std::string& path,
 absl::Status ParseText(const std::string& text, const std::string& path,
                        tensorflow::GraphDef* def) {
   google::protobuf::TextFormat::Parser parser;
+  // protobuf's text parser recurses once per nested message with no limit of its own: a file
+  // nested a few thousand levels deep would overflow the stack. The binary parser's limit.
+  parser.SetRecursionLimit(kMaxGraphDefNesting);
   FirstErrorCollector errors;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(text, def)) {

@@ -21,9 +21,25 @@ std::string TempPath(const std::string& name) {
 tensorflow::GraphDef SampleGraph() {
   tensorflow::GraphDef def;
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
-    node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "r" op: "Relu" input: "a" attr { key: "T" value { type: DT_FLOAT } } }
-    versions { producer: 27 })pb", &def));
+                                                              node {
+                                                                name: "a"
+                                                                op: "Placeholder"
+                                                                attr {
+                                                                  key: "dtype"
+                                                                  value { type: DT_FLOAT }
+                                                                }
+                                                              }
+                                                              node {
+                                                                name: "r"
+                                                                op: "Relu"
+                                                                input: "a"
+                                                                attr {
+                                                                  key: "T"
+                                                                  value { type: DT_FLOAT }
+                                                                }
+                                                              }
+                                                              versions { producer: 27 })pb",
+                                                            &def));
   return def;
 }
 
@@ -77,6 +93,29 @@ TEST(GraphIoTest, BadTextNamesFileLineAndColumn) {
   EXPECT_THAT(std::string(read.status().message()),
               HasSubstr("graph file '" + path + "' is not a valid text GraphDef: 3:"));
   EXPECT_THAT(std::string(read.status().message()), HasSubstr("opp"));
+  std::remove(path.c_str());
+}
+
+// An attr value inside a function attr inside an attr value ..., `depth` levels deep.
+std::string NestedGraph(int depth) {
+  std::string text = "node { name: \"a\" op: \"NoOp\" attr { key: \"k\" value { ";
+  for (int i = 0; i < depth; ++i) text += "func { name: \"f\" attr { key: \"k\" value { ";
+  text += "i: 1";
+  for (int i = 0; i < 3 * depth + 3; ++i) text += " }";
+  return text;
+}
+
+TEST(GraphIoTest, DeeplyNestedTextIsRefusedNotACrash) {
+  const std::string path = TempPath("deep.pbtxt");
+  WriteRaw(path, NestedGraph(5000));  // about 250 KB; overflowed the stack without a limit
+  absl::StatusOr<tensorflow::GraphDef> read = ReadGraphDefFile(path);
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(read.status().message()),
+              HasSubstr("graph file '" + path + "' is not a valid text GraphDef: 1:"));
+  EXPECT_THAT(std::string(read.status().message()), HasSubstr("recursion limit of 100"));
+  // Within the limit the same shape of graph reads.
+  WriteRaw(path, NestedGraph(30));
+  EXPECT_TRUE(ReadGraphDefFile(path).ok());
   std::remove(path.c_str());
 }
 

@@ -18,6 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     def.Clear();
     google::protobuf::TextFormat::Parser parser;
     parser.AllowPartialMessage(false);
+    parser.SetRecursionLimit(tessera::kMaxGraphDefNesting);
     // Silence the text parser's log: most fuzz inputs are not text format.
     class Quiet : public google::protobuf::io::ErrorCollector {
      public:
