@@ -101,8 +101,16 @@ const Edge* Graph::AddEdge(Node* src, int src_output, Node* dst, int dst_input) 
 }
 
 const Edge* Graph::AddControlEdge(Node* src, Node* dst) {
-  for (const Edge* edge : dst->in_edges_) {
-    if (edge->IsControlEdge() && edge->src == src) return edge;
+  // An existing control edge is found from the end with fewer edges: SINK and SOURCE touch every
+  // node, and scanning their lists each time made building a graph quadratic.
+  if (src->out_edges_.size() <= dst->in_edges_.size()) {
+    for (const Edge* edge : src->out_edges_) {
+      if (edge->IsControlEdge() && edge->dst == dst) return edge;
+    }
+  } else {
+    for (const Edge* edge : dst->in_edges_) {
+      if (edge->IsControlEdge() && edge->src == src) return edge;
+    }
   }
   return AddEdge(src, kControlSlot, dst, kControlSlot);
 }
