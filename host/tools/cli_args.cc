@@ -16,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "host/tools/tensor_summary.h"
 #include "tessera/plugin_api/common.h"
 
 #ifndef TESSERA_VERSION
@@ -371,6 +372,19 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
   if (run.fetches.empty() && run.targets.empty()) {
     return UsageError("run", "nothing to run; give at least one --fetch or --target");
   }
+  if (!run.output_dir.empty()) {
+    // Two fetches whose names map to one file would overwrite each other: refuse before running.
+    std::map<std::string, std::string> fetch_of_file;
+    for (const std::string& fetch : run.fetches) {
+      auto [it, inserted] = fetch_of_file.emplace(OutputFileName(fetch), fetch);
+      if (!inserted && it->second != fetch) {
+        return UsageError("run", absl::StrCat("--fetch '", it->second, "' and --fetch '", fetch,
+                                              "' would both be written to '", it->first,
+                                              "' in --output-dir; fetch one of them under ",
+                                              "another name or without --output-dir"));
+      }
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -586,8 +600,10 @@ options:
   --feed NAME=FILE.npy     feed tensor NAME ("node" or "node:k") with a .npy file (repeatable)
   --fetch TENSOR           fetch TENSOR ("node" or "node:k") (repeatable)
   --target NODE            run NODE without fetching anything from it (repeatable)
-  --output-dir DIR         also write each fetch to DIR/<name>.npy, with '/' and ':' in the
-                           name replaced by '_' (DIR is created if missing)
+  --output-dir DIR         also write each fetch to DIR/<fetch>.npy, the fetch as given with
+                           '/' and ':' replaced by '_' ('x' -> x.npy, 'a/b:1' -> a_b_1.npy;
+                           DIR is created if missing; two fetches that would share a file are
+                           refused)
   --plugin PATH            load the plugin manifest PATH, or every manifest in folder PATH,
                            before TESSERA_PLUGIN_PATH and the installed plugins (repeatable)
   --inter-op-threads N     threads that run graph nodes (0: one per core; the default)

@@ -343,6 +343,24 @@ TEST(CliArgsErrorTest, RunArguments) {
             "tessera run: unknown option '--fetches' (see 'tessera run --help')");
 }
 
+TEST(CliArgsErrorTest, FetchesThatWouldShareAnOutputFile) {
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "a/b", "--fetch", "a_b", "--output-dir", "out"}),
+            "tessera run: --fetch 'a/b' and --fetch 'a_b' would both be written to 'a_b.npy' in "
+            "--output-dir; fetch one of them under another name or without --output-dir");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "x:1", "--fetch", "x_1", "--output-dir=o"}),
+            "tessera run: --fetch 'x:1' and --fetch 'x_1' would both be written to 'x_1.npy' in "
+            "--output-dir; fetch one of them under another name or without --output-dir");
+  // Without --output-dir nothing is written; the same fetch twice shares its file harmlessly;
+  // 'x' and 'x:0' are written as x.npy and x_0.npy.
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "a/b", "--fetch", "a_b"}).run.fetches.size(), 2u);
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--fetch", "y", "--output-dir", "o"})
+                .run.fetches.size(),
+            2u);
+  EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "x", "--fetch", "x:0", "--output-dir", "o"})
+                .run.fetches.size(),
+            2u);
+}
+
 TEST(CliArgsErrorTest, RunTimeout) {
   EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--timeout-ms", "2500"}).run.timeout_ms, 2500);
   for (const char* value : {"0", "-1", "x", ""}) {
