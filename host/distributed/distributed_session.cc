@@ -1,6 +1,7 @@
 // The client side of a distributed session.
 #include "host/distributed/distributed_session.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -75,11 +76,20 @@ class DistributedSession final : public Session {
     }
     for (const std::string& fetch : fetches) request.add_fetches(fetch);
     for (const std::string& target : targets) request.add_targets(target);
-    int64_t step_timeout = options.timeout_ms > 0 ? options.timeout_ms : options_.call_timeout_ms;
+    // With a step timeout the whole call ends by it: the master stops the step a little earlier
+    // (a tenth, at most kClientGraceMs) so that its answer, with the step's real error, arrives
+    // before the call's own deadline. Without one, the step gets the call timeout and the call
+    // that plus the grace.
+    int64_t step_timeout = options_.call_timeout_ms;
+    int64_t call_timeout = options_.call_timeout_ms + kClientGraceMs;
+    if (options.timeout_ms > 0) {
+      call_timeout = options.timeout_ms;
+      step_timeout = std::max<int64_t>(
+          1, options.timeout_ms - std::min(kClientGraceMs, options.timeout_ms / 10));
+    }
     request.set_timeout_ms(step_timeout);
     distributed::RunStepResponse response;
-    RETURN_IF_ERROR(
-        Call(master(), kMasterRunStep, request, step_timeout + kClientGraceMs, &response));
+    RETURN_IF_ERROR(Call(master(), kMasterRunStep, request, call_timeout, &response));
     if (metadata != nullptr) {
       metadata->partition_devices.assign(response.partition_tasks().begin(),
                                          response.partition_tasks().end());

@@ -1,6 +1,7 @@
 // `tessera run`: read the graph and feeds, create a session, run, report.
 #include "host/tools/run_command.h"
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -58,6 +59,18 @@ absl::Status WriteTrace(const std::string& path, const RunMetadata& metadata, st
 }  // namespace
 
 absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
+  // --timeout-ms bounds the whole call: reading, connecting and creating the session included.
+  const auto start = std::chrono::steady_clock::now();
+  const auto remaining_ms = [&]() -> int64_t {
+    const int64_t spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+    return args.timeout_ms - spent;
+  };
+  const auto out_of_time = [&](absl::string_view while_doing) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("tessera run: --timeout-ms ", args.timeout_ms, " passed ", while_doing));
+  };
   absl::StatusOr<tensorflow::GraphDef> graph = ReadGraphDefFile(args.graph_path);
   if (!graph.ok()) return Fail(graph.status(), "cannot read the graph");
 
@@ -78,6 +91,11 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
   options.allow_soft_placement = args.allow_soft_placement;
   options.log_device_placement = args.log_device_placement;
   options.device_count = args.device_count;
+  if (args.timeout_ms > 0) {
+    if (remaining_ms() <= 0) return out_of_time("before the session was created");
+    // A cluster's session: connecting and creating it on the master get what is left.
+    options.call_timeout_ms = remaining_ms();
+  }
   absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(options, *graph);
   if (!session.ok()) {
     return Fail(session.status(), absl::StrCat("cannot load graph '", args.graph_path, "'"));
@@ -85,7 +103,10 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
 
   RunOptions run_options;
   run_options.collect_step_stats = !args.trace_path.empty();
-  run_options.timeout_ms = args.timeout_ms;
+  if (args.timeout_ms > 0) {
+    if (remaining_ms() <= 0) return out_of_time("while the session was created");
+    run_options.timeout_ms = remaining_ms();
+  }
   RunMetadata metadata;
   std::vector<Tensor> outputs;
   absl::Status status =

@@ -192,6 +192,30 @@ TEST_P(DistributedIntegrationTest, RunsAPlusBOnAnotherTask) {
   }
 }
 
+// A client sends a Fill of 2^62 floats pinned to worker 1 (its byte count wrapped to 0 and the
+// worker died writing past the buffer): the client gets INVALID_ARGUMENT naming the node, the
+// shape and the limit, and the worker keeps serving.
+TEST_P(DistributedIntegrationTest, AnOverflowingShapeOnAnotherTaskIsRefusedAndTheTaskLives) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster());
+  const std::string graph = absl::StrCat(
+      Node("dims", "Placeholder", {}, "", "attr { key: \"dtype\" value { type: DT_INT64 } }"),
+      Const("value", "DT_FLOAT", "float_val: 1", kWorker1Cpu),
+      Node("f", "Fill", {"dims", "value"}, kWorker1Cpu,
+           absl::StrCat(kFloat, " attr { key: \"index_type\" value { type: DT_INT64 } }")));
+  absl::StatusOr<std::unique_ptr<Session>> session = Connect(graph, ClientOptions());
+  ASSERT_TRUE(session.ok()) << session.status() << "\n" << Logs();
+  std::vector<Tensor> out;
+  absl::Status status =
+      (*session)->Run({{"dims", Tensor::Vector<int64_t>({int64_t{1} << 62})}}, {"f"}, {}, &out);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status << "\n" << Logs();
+  EXPECT_THAT(status.message(), HasSubstr("node 'f' (Fill)"));
+  EXPECT_THAT(status.message(), HasSubstr("shape [4611686018427387904] of float"));
+  EXPECT_THAT(status.message(), HasSubstr("more than the limit of 4611686018427387904 bytes"));
+  status = (*session)->Run({{"dims", Tensor::Vector<int64_t>({2})}}, {"f"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(1.0f, 1.0f));
+}
+
 // A node on worker 1 fails (MatMul of fed [2,3] and [2,3]): the client gets its error, not the
 // cancellation it causes on worker 0, and the session keeps working.
 TEST_P(DistributedIntegrationTest, ReportsTheRootCauseOfAFailureOnAnotherTask) {
@@ -353,6 +377,32 @@ TEST_P(DistributedIntegrationTest, TesseraRunWithServerRunsOnTheCluster) {
   EXPECT_TRUE(run->exit.Success()) << run->exit.ToString() << "\n" << run->log << Logs();
   EXPECT_THAT(run->log, HasSubstr("c:0"));
   EXPECT_THAT(run->log, HasSubstr(" 7"));
+}
+
+// --timeout-ms bounds the whole `tessera run`, connecting and creating the session included: with
+// worker 1 stopped (SIGSTOP) the master cannot register the graph there, and the run ends by its
+// deadline with the reason (it took 21.6 s for --timeout-ms 2000 when only the step was bounded).
+TEST_P(DistributedIntegrationTest, TimeoutMsHoldsForTheWholeRunWhileAWorkerIsStopped) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster());
+  std::string graph_path = cluster_->temp_dir() + "/a_plus_b.pbtxt";
+  {
+    std::ofstream graph(graph_path);
+    graph << APlusBOnWorker1();
+  }
+  ASSERT_TRUE(cluster_->Kill("worker", 1, SIGSTOP).ok());
+  const absl::Time start = absl::Now();
+  absl::StatusOr<ProcessResult> run =
+      RunProcess({TesseraBinary(), "run", graph_path, "--server", cluster_->Target("worker", 0),
+                  "--fetch", "c", "--timeout-ms", "2000"},
+                 cluster_->temp_dir() + "/run.log", absl::Seconds(60));
+  const absl::Duration took = absl::Now() - start;
+  ASSERT_TRUE(cluster_->Kill("worker", 1, SIGCONT).ok());
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->exit.ToString(), "exited with status 1") << run->log;
+  EXPECT_THAT(run->log, HasSubstr("eadline")) << run->log;
+  // The bound: the deadline plus the start of a process and its plugins (a correctness bound
+  // with room for a loaded machine, not a speed figure).
+  EXPECT_LT(took, absl::Milliseconds(2000) + absl::Seconds(4)) << run->log;
 }
 
 // ---- TLS ---------------------------------------------------------------------------------
