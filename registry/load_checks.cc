@@ -2,6 +2,9 @@
 #include "registry/load_checks.h"
 
 #include <openssl/evp.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include <filesystem>
 #include <fstream>
@@ -21,34 +24,39 @@ struct CpuFeature {
 
 // __builtin_cpu_supports needs a literal, hence one function per feature.
 #if defined(__x86_64__) || defined(__i386__)
-#define TSR_FEATURE(name, builtin_name)                            \
+#define TESSERA_CPU_FEATURE(name, builtin_name)                    \
   {                                                                \
     name, [] { return __builtin_cpu_supports(builtin_name) != 0; } \
   }
 const CpuFeature kCpuFeatures[] = {
-    TSR_FEATURE("sse", "sse"),
-    TSR_FEATURE("sse2", "sse2"),
-    TSR_FEATURE("sse3", "sse3"),
-    TSR_FEATURE("ssse3", "ssse3"),
-    TSR_FEATURE("sse4_1", "sse4.1"),
-    TSR_FEATURE("sse4_2", "sse4.2"),
-    TSR_FEATURE("popcnt", "popcnt"),
-    TSR_FEATURE("avx", "avx"),
-    TSR_FEATURE("avx2", "avx2"),
-    TSR_FEATURE("fma", "fma"),
-    TSR_FEATURE("f16c", "f16c"),
-    TSR_FEATURE("bmi", "bmi"),
-    TSR_FEATURE("bmi2", "bmi2"),
-    TSR_FEATURE("aes", "aes"),
-    TSR_FEATURE("avx512f", "avx512f"),
-    TSR_FEATURE("avx512bw", "avx512bw"),
-    TSR_FEATURE("avx512cd", "avx512cd"),
-    TSR_FEATURE("avx512dq", "avx512dq"),
-    TSR_FEATURE("avx512vl", "avx512vl"),
-    TSR_FEATURE("avx512vnni", "avx512vnni"),
-    TSR_FEATURE("avx512bf16", "avx512bf16"),
+    TESSERA_CPU_FEATURE("sse", "sse"),
+    TESSERA_CPU_FEATURE("sse2", "sse2"),
+    TESSERA_CPU_FEATURE("sse3", "sse3"),
+    TESSERA_CPU_FEATURE("ssse3", "ssse3"),
+    TESSERA_CPU_FEATURE("sse4_1", "sse4.1"),
+    TESSERA_CPU_FEATURE("sse4_2", "sse4.2"),
+    TESSERA_CPU_FEATURE("popcnt", "popcnt"),
+    TESSERA_CPU_FEATURE("avx", "avx"),
+    TESSERA_CPU_FEATURE("avx2", "avx2"),
+    TESSERA_CPU_FEATURE("fma", "fma"),
+    // clang's __builtin_cpu_supports does not know "f16c": CPUID leaf 1, ECX bit 29.
+    {"f16c",
+     [] {
+       unsigned eax, ebx, ecx, edx;
+       return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 29)) != 0;
+     }},
+    TESSERA_CPU_FEATURE("bmi", "bmi"),
+    TESSERA_CPU_FEATURE("bmi2", "bmi2"),
+    TESSERA_CPU_FEATURE("aes", "aes"),
+    TESSERA_CPU_FEATURE("avx512f", "avx512f"),
+    TESSERA_CPU_FEATURE("avx512bw", "avx512bw"),
+    TESSERA_CPU_FEATURE("avx512cd", "avx512cd"),
+    TESSERA_CPU_FEATURE("avx512dq", "avx512dq"),
+    TESSERA_CPU_FEATURE("avx512vl", "avx512vl"),
+    TESSERA_CPU_FEATURE("avx512vnni", "avx512vnni"),
+    TESSERA_CPU_FEATURE("avx512bf16", "avx512bf16"),
 };
-#undef TSR_FEATURE
+#undef TESSERA_CPU_FEATURE
 #else
 const CpuFeature kCpuFeatures[] = {{"none", [] { return false; }}};
 #endif

@@ -183,7 +183,9 @@ void PluginRegistry::RankDeviceTypes(const RegistryOptions& options) {
                      winner->origin.plugin_name, "' (priority ", winner->origin.plugin_priority,
                      "), which ", preferred ? "the options prefer" : "ranks higher");
   }
-  for (const auto& [device_type, plugin] : options.preferred_providers) {
+  for (const auto& preferred : options.preferred_providers) {
+    const std::string& device_type = preferred.first;
+    const std::string& plugin = preferred.second;
     const bool provides =
         std::any_of(device_types_.begin(), device_types_.end(), [&](const DeviceTypeSpec& spec) {
           return spec.device_type == device_type && spec.origin.plugin_name == plugin;

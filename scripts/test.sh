@@ -4,7 +4,8 @@
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build, all tests;
 #   3. a ThreadSanitizer build of the executor, rendezvous, session, control-flow, multi-device,
 #      distributed-runtime, transport and CPU device memory tests (label "tsan"; the distributed
-#      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan).
+#      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan);
+#   4. the fuzz targets built with clang's libFuzzer, each run for a bounded time (scripts/fuzz.sh).
 # Set TESSERA_SKIP_SANITIZERS=1 to run only the first. With TESSERA_FRESH_MACHINE_CHECK=1 (set by
 # CI) it also runs scripts/fresh_machine_check.sh, which proves both README commands in a new
 # Debian 12 root, after the sanitizer builds. The release build comes last and shares its build
@@ -54,6 +55,10 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
     echo "tsan build failed"; status=1
   fi
   end_stage tsan
+
+  echo "== Fuzzers (clang libFuzzer, ${TESSERA_FUZZ_SECONDS:-45} s per target)"
+  bash scripts/fuzz.sh || status=1
+  end_stage fuzz
 fi
 
 if [[ ${TESSERA_FRESH_MACHINE_CHECK:-0} == 1 ]]; then

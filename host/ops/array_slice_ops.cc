@@ -195,8 +195,9 @@ absl::Status SplitVShape(ShapeInferenceContext& ctx) {
       has_wildcard = true;
     } else if (size < 0) {
       return ctx.Error(absl::StrCat("size_splits must be >= 0 or -1, got ", size));
-    } else {
-      total += size;
+    } else if (__builtin_add_overflow(total, size, &total)) {
+      return ctx.Error(absl::StrCat("size_splits [", absl::StrJoin(sizes, ","),
+                                    "] add up to more than 64 bits hold"));
     }
   }
   const int64_t dim = input.dim(axis);

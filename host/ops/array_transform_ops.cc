@@ -112,9 +112,13 @@ absl::Status TileShape(ShapeInferenceContext& ctx) {
   for (int i = 0; i < multiples.rank(); ++i) {
     const int64_t dim = input.rank_known() ? input.dim(i) : kUnknownDim;
     const int64_t multiple = multiples.dim(i);
-    out.AddDim(dim == 0 || multiple == 0 ? 0
-               : dim < 0 || multiple < 0 ? kUnknownDim
-                                         : dim * multiple);
+    int64_t product = 0;
+    // A product beyond int64 is left unknown here; the kernel refuses it with the shape and the
+    // limit.
+    const bool overflows = __builtin_mul_overflow(dim, multiple, &product);
+    out.AddDim(dim == 0 || multiple == 0              ? 0
+               : dim < 0 || multiple < 0 || overflows ? kUnknownDim
+                                                      : product);
   }
   ctx.set_output(0, std::move(out));
   return absl::OkStatus();
@@ -175,7 +179,13 @@ absl::Status PadShape(ShapeInferenceContext& ctx) {
     const int64_t after = pads[2 * i + 1];
     if (before < 0 || after < 0) return ctx.Error("Paddings must be non-negative");
     const int64_t dim = input.rank_known() ? input.dim(i) : kUnknownDim;
-    out.AddDim(dim < 0 ? kUnknownDim : dim + before + after);
+    int64_t padded = kUnknownDim;
+    // A sum beyond int64 stays unknown here; the kernel refuses it with the shape and the limit.
+    if (dim >= 0 && (__builtin_add_overflow(dim, before, &padded) ||
+                     __builtin_add_overflow(padded, after, &padded))) {
+      padded = kUnknownDim;
+    }
+    out.AddDim(padded);
   }
   ctx.set_output(0, std::move(out));
   return absl::OkStatus();

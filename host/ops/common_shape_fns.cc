@@ -1,12 +1,43 @@
 // Shape functions shared by many ops (TensorFlow's common_shape_fns).
 #include "host/ops/common_shape_fns.h"
 
+#include <limits>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 
 namespace tessera {
+
+absl::StatusOr<int64_t> WindowedOutputSize(const ShapeInferenceContext& ctx, int64_t input,
+                                           int64_t filter, int64_t dilation, int64_t stride,
+                                           const std::string& padding, int64_t pad_before,
+                                           int64_t pad_after) {
+  if (stride < 1) return ctx.Error(absl::StrCat("Stride must be > 0, but got ", stride));
+  if (dilation < 1) {
+    return ctx.Error(absl::StrCat("Dilation rate must be >= 1, but got ", dilation));
+  }
+  if (input == kUnknownDim) return kUnknownDim;
+  // 128-bit arithmetic: every operand is a 64-bit number, so nothing below can wrap.
+  using Wide = __int128;
+  if (padding == "SAME") return static_cast<int64_t>((Wide{input} + stride - 1) / stride);
+  if (filter == kUnknownDim) return kUnknownDim;
+  Wide padded = input;
+  if (padding == "EXPLICIT") padded += Wide{pad_before} + pad_after;
+  const Wide effective_filter = (Wide{filter} - 1) * dilation + 1;
+  constexpr Wide kMax = std::numeric_limits<int64_t>::max();
+  if (padded > kMax || effective_filter > kMax) {
+    return ctx.Error(absl::StrCat("the window of ", filter, " elements dilated by ", dilation,
+                                  " over ", input, " padded by ", pad_before, " and ", pad_after,
+                                  " does not fit in 64 bits"));
+  }
+  if (padded < effective_filter) {
+    return ctx.Error(absl::StrCat("Negative dimension size caused by subtracting ",
+                                  static_cast<int64_t>(effective_filter), " from ",
+                                  static_cast<int64_t>(padded)));
+  }
+  return static_cast<int64_t>((padded - effective_filter + stride) / stride);
+}
 
 absl::Status UnchangedShape(ShapeInferenceContext& ctx) {
   ctx.set_output(0, ctx.input(0));

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
 
 namespace tessera {
@@ -40,28 +41,6 @@ PartialShape MakeShape(const Layout& layout, int64_t batch, int64_t rows, int64_
 
 int64_t MultiplyDims(int64_t a, int64_t b) {
   return a == kUnknownDim || b == kUnknownDim ? kUnknownDim : a * b;
-}
-
-// TensorFlow's GetWindowedOutputSizeFromDimsV2: the output length of a dilated window sliding
-// with `stride` over `input` (unknown sizes stay unknown).
-absl::StatusOr<int64_t> WindowedOutputSize(const ShapeInferenceContext& ctx, int64_t input,
-                                           int64_t filter, int64_t dilation, int64_t stride,
-                                           const std::string& padding, int64_t pad_before,
-                                           int64_t pad_after) {
-  if (stride < 1) return ctx.Error(absl::StrCat("Stride must be > 0, but got ", stride));
-  if (dilation < 1) {
-    return ctx.Error(absl::StrCat("Dilation rate must be >= 1, but got ", dilation));
-  }
-  if (input == kUnknownDim) return kUnknownDim;
-  if (padding == "SAME") return (input + stride - 1) / stride;
-  if (filter == kUnknownDim) return kUnknownDim;
-  if (padding == "EXPLICIT") input += pad_before + pad_after;
-  const int64_t effective_filter = (filter - 1) * dilation + 1;
-  if (input < effective_filter) {
-    return ctx.Error(absl::StrCat("Negative dimension size caused by subtracting ",
-                                  effective_filter, " from ", input));
-  }
-  return (input - effective_filter + stride) / stride;
 }
 
 // TensorFlow's CheckValidPadding for 4-D tensors.

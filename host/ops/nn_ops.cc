@@ -141,23 +141,6 @@ Layout LayoutOf(const std::string& data_format) {
   return {0, 2, 3, 1};
 }
 
-// TensorFlow's GetWindowedOutputSizeFromDimsV2 without dilation: the output length of a window
-// of size `window` sliding with `stride` over `input` (kUnknownDim stays unknown).
-absl::StatusOr<int64_t> WindowedOutputSize(const ShapeInferenceContext& ctx, int64_t input,
-                                           int64_t window, int64_t stride,
-                                           const std::string& padding, int64_t pad_before,
-                                           int64_t pad_after) {
-  if (stride <= 0) return ctx.Error(absl::StrCat("Stride must be > 0, but got ", stride));
-  if (input == kUnknownDim) return kUnknownDim;
-  if (padding == "SAME") return (input + stride - 1) / stride;
-  if (padding == "EXPLICIT") input += pad_before + pad_after;
-  if (input < window) {
-    return ctx.Error(
-        absl::StrCat("Negative dimension size caused by subtracting ", window, " from ", input));
-  }
-  return (input - window + stride) / stride;
-}
-
 // TensorFlow's CheckValidPadding for 4-D tensors.
 absl::Status CheckExplicitPaddings(const ShapeInferenceContext& ctx, const std::string& padding,
                                    const std::vector<int64_t>& paddings, const Layout& layout) {
@@ -215,13 +198,13 @@ absl::Status PoolShape(ShapeInferenceContext& ctx, const char* op, bool max_pool
   PartialShape output = input;
   for (int dim : {layout.rows, layout.cols}) {
     int64_t size;
-    ASSIGN_OR_RETURN(size, WindowedOutputSize(ctx, input.dim(dim), ksize[dim], strides[dim],
+    ASSIGN_OR_RETURN(size, WindowedOutputSize(ctx, input.dim(dim), ksize[dim], 1, strides[dim],
                                               padding, paddings[2 * dim], paddings[2 * dim + 1]));
     output.set_dim(dim, size);
   }
   if (max_pool) {
     int64_t depth;
-    ASSIGN_OR_RETURN(depth, WindowedOutputSize(ctx, input.dim(layout.depth), ksize[layout.depth],
+    ASSIGN_OR_RETURN(depth, WindowedOutputSize(ctx, input.dim(layout.depth), ksize[layout.depth], 1,
                                                strides[layout.depth], padding, 0, 0));
     output.set_dim(layout.depth, depth);
   }

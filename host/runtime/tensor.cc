@@ -1,6 +1,8 @@
 // Tensor, TensorShape and the host allocator.
 #include "host/runtime/tensor.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -192,9 +194,26 @@ absl::Status CheckTensorSize(DataType dtype, absl::Span<const int64_t> dims, int
                      huge ? "more than 2^128" : decimal(elements), " elements (", element_size,
                      " bytes each), more than the limit of ", kMaxTensorBytes, " bytes"));
   }
+  const int64_t limit = TensorByteLimit();
+  if (size > static_cast<unsigned __int128>(limit)) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("shape ", shape(), " of ", DataTypeString(dtype), " needs ", decimal(size),
+                     " bytes, more than this process's tensor limit of ", limit, " bytes"));
+  }
   if (bytes != nullptr) *bytes = static_cast<int64_t>(size);
   return absl::OkStatus();
 }
+
+namespace {
+std::atomic<int64_t> g_tensor_byte_limit{kMaxTensorBytes};
+}  // namespace
+
+void SetTensorByteLimit(int64_t bytes) {
+  g_tensor_byte_limit.store(std::clamp<int64_t>(bytes, 1, kMaxTensorBytes),
+                            std::memory_order_relaxed);
+}
+
+int64_t TensorByteLimit() { return g_tensor_byte_limit.load(std::memory_order_relaxed); }
 
 std::string TensorShape::DebugString() const {
   return absl::StrCat("[", absl::StrJoin(dims_, ","), "]");

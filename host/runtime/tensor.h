@@ -51,9 +51,15 @@ inline constexpr int64_t kMaxElementCount = int64_t{1} << 62;
 // (its element count times the element's size; sizeof(std::string) for strings) is at most
 // kMaxTensorBytes. Otherwise INVALID_ARGUMENT naming the shape, the exact size and the limit, e.g.
 // "shape [4294967296,4294967296,16] of float has 295147905179352825856 elements (4 bytes each),
-// more than the limit of 4611686018427387904 bytes". `*bytes` (if given) receives the size.
+// more than the limit of 4611686018427387904 bytes". A size within that but above the process's
+// own limit (SetTensorByteLimit) is RESOURCE_EXHAUSTED. `*bytes` (if given) receives the size.
 absl::Status CheckTensorSize(DataType dtype, absl::Span<const int64_t> dims,
                              int64_t* bytes = nullptr);
+
+// The largest tensor this process allocates, for a server that must bound what one client's graph
+// may take (and for fuzzing): 1..kMaxTensorBytes, kMaxTensorBytes by default. Process-wide.
+void SetTensorByteLimit(int64_t bytes);
+int64_t TensorByteLimit();
 
 // Where a buffer's memory comes from and goes back to.
 class Allocator {

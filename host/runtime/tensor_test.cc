@@ -116,6 +116,23 @@ TEST(TensorTest, AllocatePastTheLimitIsRefusedBeforeTheAllocator) {
             "4611686018427387904 bytes");
 }
 
+TEST(TensorTest, ProcessTensorLimitIsResourceExhausted) {
+  SetTensorByteLimit(1024);
+  absl::Status over = CheckTensorSize(TSR_DTYPE_FLOAT, {257});
+  absl::StatusOr<Tensor> t =
+      Tensor::Allocate(HostAllocator(), TSR_DTYPE_FLOAT, TensorShape{16, 16});
+  SetTensorByteLimit(kMaxTensorBytes);
+  EXPECT_EQ(over.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(over.message(),
+            "shape [257] of float needs 1028 bytes, more than this process's tensor limit of "
+            "1024 bytes");
+  EXPECT_TRUE(t.ok()) << t.status();  // exactly at the limit
+  EXPECT_EQ(TensorByteLimit(), kMaxTensorBytes);
+  SetTensorByteLimit(0);  // clamped to at least one byte
+  EXPECT_EQ(TensorByteLimit(), 1);
+  SetTensorByteLimit(kMaxTensorBytes);
+}
+
 TEST(TypesTest, NamesRoundTrip) {
   DataType dtype;
   ASSERT_TRUE(DataTypeFromString("DT_FLOAT", &dtype));

@@ -55,8 +55,13 @@ function(tessera_add_plugin name)
     VISIBILITY_INLINES_HIDDEN ON)
   target_link_libraries(${target} PRIVATE TesseraSDK::sdk ${ARG_LINK_LIBRARIES})
   # Only the entry point is exported; -z defs proves nothing is left for the host to resolve.
+  # Except under clang's sanitizers, whose runtime lives in the executable alone: a plugin's
+  # __asan_* references resolve against it when the plugin is loaded.
   target_link_options(${target} PRIVATE
-    -Wl,--version-script=${_TESSERA_PLUGIN_CMAKE_DIR}/tessera_plugin.map -Wl,-z,defs)
+    -Wl,--version-script=${_TESSERA_PLUGIN_CMAKE_DIR}/tessera_plugin.map)
+  if(NOT (TESSERA_SANITIZE AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"))
+    target_link_options(${target} PRIVATE -Wl,-z,defs)
+  endif()
   if(COMMAND tessera_apply_common_flags)
     tessera_apply_common_flags(${target})
   endif()

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,6 +100,38 @@ TEST(BinaryOpsTest, RealDivFollowsIeeeForZeroDivisors) {
       .Input(Make<float>(Shape({3}), {1, -1, 0}))
       .Input(Make<float>(Shape({}), {0}));
   ExpectTensorNear<float>(RunOk(tester), TSR_DTYPE_FLOAT, Shape({3}), {INFINITY, -INFINITY, NAN});
+}
+
+// Integer arithmetic wraps around in two's complement, as TensorFlow's does, on the vector path
+// (8 elements) and the scalar and broadcasting paths (a scalar operand, a broadcast row).
+TEST(BinaryOpsTest, IntegerArithmeticWrapsAround) {
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  struct Case {
+    const char* op;
+    int32_t x;
+    int32_t y;
+    int32_t expected;
+  };
+  for (const Case& c :
+       {Case{"AddV2", kMax, 1, kMin}, Case{"Add", kMin, -1, kMax}, Case{"Sub", kMin, 1, kMax},
+        Case{"Mul", 65536, 65536, 0}, Case{"Mul", kMax, 2, -2}}) {
+    for (const auto& [x_shape, y_shape] : std::vector<std::pair<TensorShape, TensorShape>>{
+             {Shape({8}), Shape({8})}, {Shape({8}), Shape({})}, {Shape({2, 4}), Shape({1, 4})}}) {
+      OpTester tester(c.op);
+      tester.Attr("T", TSR_DTYPE_INT32)
+          .Input(Make<int32_t>(x_shape, std::vector<int32_t>(x_shape.num_elements(), c.x)))
+          .Input(Make<int32_t>(y_shape, std::vector<int32_t>(y_shape.num_elements(), c.y)));
+      ExpectTensorNear<int32_t>(RunOk(tester), TSR_DTYPE_INT32, x_shape,
+                                std::vector<int32_t>(x_shape.num_elements(), c.expected));
+    }
+  }
+  OpTester tester("AddV2");
+  tester.Attr("T", TSR_DTYPE_INT64)
+      .Input(Make<int64_t>(Shape({2}), {std::numeric_limits<int64_t>::max(), 5}))
+      .Input(Make<int64_t>(Shape({}), {1}));
+  ExpectTensorNear<int64_t>(RunOk(tester), TSR_DTYPE_INT64, Shape({2}),
+                            {std::numeric_limits<int64_t>::min(), 6});
 }
 
 TEST(BinaryOpsTest, MaximumAndMinimumPropagateNan) {

@@ -1,6 +1,7 @@
 // Cast between every pair of float, double, int32, int64, bool, uint8, int16 and uint32, against
 // static_cast (bool results are value != 0).
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -57,6 +58,31 @@ TEST(CastOpTest, TruncatesFloatsTowardZero) {
       .Attr("DstT", TSR_DTYPE_INT32)
       .Input(Make<float>(Shape({4}), {1.9f, -1.9f, 0.5f, -0.5f}));
   ExpectTensorNear<int32_t>(RunOk(tester), TSR_DTYPE_INT32, Shape({4}), {1, -1, 0, 0});
+}
+
+// Out-of-range floats saturate at the integer type's limits and NaN becomes 0 (C++ leaves these
+// conversions undefined).
+TEST(CastOpTest, SaturatesOutOfRangeFloatsAndMapsNanToZero) {
+  const std::vector<float> values = {-8.625f, 300.5f, NAN, 1e20f, -1e20f, 2.9f};
+  OpTester to_uint8("Cast");
+  to_uint8.Attr("SrcT", TSR_DTYPE_FLOAT)
+      .Attr("DstT", TSR_DTYPE_UINT8)
+      .Input(Make<float>(Shape({6}), values));
+  ExpectTensorNear<uint8_t>(RunOk(to_uint8), TSR_DTYPE_UINT8, Shape({6}), {0, 255, 0, 255, 0, 2});
+  OpTester to_int32("Cast");
+  to_int32.Attr("SrcT", TSR_DTYPE_FLOAT)
+      .Attr("DstT", TSR_DTYPE_INT32)
+      .Input(Make<float>(Shape({6}), values));
+  ExpectTensorNear<int32_t>(
+      RunOk(to_int32), TSR_DTYPE_INT32, Shape({6}),
+      {-8, 300, 0, std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min(), 2});
+  OpTester to_int64("Cast");
+  to_int64.Attr("SrcT", TSR_DTYPE_DOUBLE)
+      .Attr("DstT", TSR_DTYPE_INT64)
+      .Input(Make<double>(Shape({3}), {1e300, -1e300, -3.5}));
+  ExpectTensorNear<int64_t>(
+      RunOk(to_int64), TSR_DTYPE_INT64, Shape({3}),
+      {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(), -3});
 }
 
 TEST(CastOpTest, HandlesEmptyTensors) {

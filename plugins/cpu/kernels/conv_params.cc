@@ -3,6 +3,7 @@
 #include "plugins/cpu/kernels/conv_params.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "plugins/cpu/kernels/gemm/parallel.h"
 
@@ -79,6 +80,9 @@ Status ReadConvAttrs(KernelConstruction& ctx, bool depthwise, ConvAttrs* attrs) 
   if (attrs->dilations.size() != 4) {
     return sdk::InvalidArgument("Sliding window dilations field must specify 4 dimensions");
   }
+  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs->strides));
+  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("dilations", attrs->dilations));
+  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("explicit_paddings", attrs->explicit_paddings));
   if (attrs->strides.size() != 4) {
     return sdk::InvalidArgument("Sliding window strides field must specify 4 dimensions");
   }
@@ -113,22 +117,40 @@ Status WindowedOutputSize(int64_t input, int64_t filter, int64_t dilation, int64
                           int64_t* pad_after) {
   if (stride <= 0) return sdk::InvalidArgument("Stride must be > 0, but got ", stride);
   if (dilation < 1) return sdk::InvalidArgument("Dilation rate must be >= 1, but got ", dilation);
-  const int64_t effective_filter = (filter - 1) * dilation + 1;
+  // 128-bit arithmetic: every operand is a 64-bit number, so nothing below can wrap; a size
+  // beyond 64 bits is refused.
+  using Wide = __int128;
+  constexpr Wide kMax = std::numeric_limits<int64_t>::max();
+  const Wide effective_filter = (Wide{filter} - 1) * dilation + 1;
+  Wide out = 0;
+  Wide before = 0;
+  Wide after = 0;
   if (padding == "VALID") {
-    *output = (input - effective_filter + stride) / stride;
-    *pad_before = *pad_after = 0;
+    out = (Wide{input} - effective_filter + stride) / stride;
   } else if (padding == "EXPLICIT") {
-    *output = (input + *pad_before + *pad_after - effective_filter + stride) / stride;
+    before = *pad_before;
+    after = *pad_after;
+    out = (Wide{input} + before + after - effective_filter + stride) / stride;
   } else {
-    *output = (input + stride - 1) / stride;
-    const int64_t needed = std::max<int64_t>(0, (*output - 1) * stride + effective_filter - input);
-    *pad_before = needed / 2;
-    *pad_after = needed - *pad_before;
+    out = (Wide{input} + stride - 1) / stride;
+    Wide needed = (out - 1) * stride + effective_filter - input;
+    if (needed < 0) needed = 0;
+    before = needed / 2;
+    after = needed - before;
   }
+  if (effective_filter > kMax || out > kMax || before > kMax || after > kMax) {
+    return sdk::InvalidArgument("the window of ", filter, " elements dilated by ", dilation,
+                                " with stride ", stride, " over ", input,
+                                " has sizes that do not fit in 64 bits");
+  }
+  *output = static_cast<int64_t>(out);
+  *pad_before = static_cast<int64_t>(before);
+  *pad_after = static_cast<int64_t>(after);
   if (*output < 0) {
-    return sdk::InvalidArgument(
-        "Computed output size would be negative: ", *output, " [input_size: ", input,
-        ", effective_filter_size: ", effective_filter, ", stride: ", stride, "]");
+    return sdk::InvalidArgument("Computed output size would be negative: ", *output,
+                                " [input_size: ", input,
+                                ", effective_filter_size: ", static_cast<int64_t>(effective_filter),
+                                ", stride: ", stride, "]");
   }
   return OkStatus();
 }

@@ -50,6 +50,26 @@ inline const std::vector<TSR_DataType>& AllTypes() {
   return *types;
 }
 
+// The largest window, stride, dilation or padding a sliding-window kernel accepts: 2^60. No
+// tensor dimension comes near it (a tensor holds at most 2^62 bytes), and below it the window
+// arithmetic (offsets, ends, output sizes) cannot overflow 64 bits.
+inline constexpr int64_t kMaxWindowAttr = int64_t{1} << 60;
+inline Status CheckWindowAttr(const char* name, const std::vector<int64_t>& values) {
+  for (int64_t value : values) {
+    if (value > kMaxWindowAttr) {
+      return sdk::InvalidArgument("Sliding window ", name, " value ", value,
+                                  " is larger than 2^60, more than any tensor dimension");
+    }
+  }
+  return OkStatus();
+}
+
+// A ParallelFor cost per unit from a product of sizes computed in floating point, so that huge
+// (and then refused or clipped) sizes cannot overflow it.
+inline int64_t CostPerUnit(double cycles) {
+  return cycles < 1e15 ? static_cast<int64_t>(cycles) + 1 : static_cast<int64_t>(1e15);
+}
+
 inline Status UnsupportedType(const KernelContext& ctx, TSR_DataType dtype) {
   return sdk::Unimplemented("node '", ctx.node_name(), "' has no CPU kernel for dtype ",
                             sdk::DataTypeName(dtype));

@@ -73,7 +73,9 @@ class MaxPoolGradKernel : public sdk::Kernel {
   // outputs laid out as grad is.
   template <typename T>
   static void FindArgmax(KernelContext& ctx, const PoolGeometry& g, const T* in, int64_t* argmax) {
-    const int64_t cost = g.out_cols * g.depth * g.window_rows * g.window_cols + 1;
+    const int64_t cost =
+        CostPerUnit(static_cast<double>(g.out_cols) * static_cast<double>(g.depth) *
+                    static_cast<double>(g.window_rows) * static_cast<double>(g.window_cols));
     ctx.ParallelFor(g.batch * g.out_rows, cost, [&](int64_t begin, int64_t end) {
       std::vector<T> best(static_cast<size_t>(g.depth));
       std::vector<int64_t> where(static_cast<size_t>(g.depth));

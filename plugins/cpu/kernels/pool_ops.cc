@@ -16,7 +16,9 @@ namespace {
 // Init(), Add(acc, value) and Finish(acc, count).
 template <typename T, typename Reducer>
 void SpatialPool(KernelContext& ctx, const PoolGeometry& g, const T* in, T* out) {
-  const int64_t cost = g.out_cols * g.depth * g.window_rows * g.window_cols + 1;
+  const int64_t cost =
+      CostPerUnit(static_cast<double>(g.out_cols) * static_cast<double>(g.depth) *
+                  static_cast<double>(g.window_rows) * static_cast<double>(g.window_cols));
   ctx.ParallelFor(g.batch * g.out_rows, cost, [&](int64_t begin, int64_t end) {
     std::vector<T> acc(static_cast<size_t>(g.depth));
     for (int64_t unit = begin; unit < end; ++unit) {

@@ -1,6 +1,8 @@
 // MaxPool and AvgPool in NHWC and NCHW against reference loops (VALID, SAME, EXPLICIT padding,
 // depth pooling), and TensorFlow's errors.
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plugins/cpu/kernels/pool_test_util.h"
@@ -143,6 +145,33 @@ TEST(PoolOpsTest, RejectBadWindows) {
   ExpectRunError(depth_divide, absl::StatusCode::kUnimplemented,
                  "Depthwise max pooling requires the depth window to evenly divide the input "
                  "depth");
+}
+
+// Windows and strides beyond 2^60 are refused by name before any window arithmetic could
+// overflow; a stride larger than the input within that limit is fine (one output row).
+TEST(PoolOpsTest, RejectWindowsAndStridesBeyond2To60) {
+  constexpr int64_t kHuge = std::numeric_limits<int64_t>::max();
+  for (const char* op : {"MaxPool", "AvgPool"}) {
+    SCOPED_TRACE(op);
+    OpTester window = Pool(op, Shape({1, 2, 2, 1}), {1, 1, kHuge, 1}, {1, 1, 1, 1}, "SAME");
+    ExpectRunError(window, absl::StatusCode::kInvalidArgument,
+                   "Sliding window ksize value 9223372036854775807 is larger than 2^60");
+    OpTester stride = Pool(op, Shape({1, 2, 2, 1}), {1, 2, 2, 1}, {1, kHuge, 1, 1}, "SAME");
+    ExpectRunError(stride, absl::StatusCode::kInvalidArgument,
+                   "Sliding window strides value 9223372036854775807 is larger than 2^60");
+  }
+  // Rows [[1, 2], [3, 4]]: one output row; columns pooled over [0, 2) and [1, 2).
+  for (const auto& [op, expected] : std::vector<std::pair<std::string, std::vector<float>>>{
+           {"MaxPool", {4, 4}}, {"AvgPool", {2.5f, 3}}}) {
+    OpTester large(op);
+    large.Attr("T", TSR_DTYPE_FLOAT)
+        .Attr("ksize", std::vector<int64_t>{1, 2, 2, 1})
+        .Attr("strides", std::vector<int64_t>{1, int64_t{1} << 60, 1, 1})
+        .Attr("padding", std::string("SAME"))
+        .Attr("data_format", std::string("NHWC"))
+        .Input(Make<float>(Shape({1, 2, 2, 1}), {1, 2, 3, 4}));
+    ExpectTensorNear<float>(RunOk(large), TSR_DTYPE_FLOAT, Shape({1, 1, 2, 1}), expected);
+  }
 }
 
 TEST(PoolOpsTest, RejectBadExplicitPaddings) {

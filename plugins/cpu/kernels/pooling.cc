@@ -2,31 +2,10 @@
 // output sizes (GetWindowedOutputSizeVerbose, CheckValidPadding, CheckPaddingSize).
 #include "plugins/cpu/kernels/pooling.h"
 
+#include "plugins/cpu/kernels/conv_params.h"
+
 namespace tessera::cpu {
 namespace {
-
-Status WindowedOutputSize(int64_t input, int64_t window, int64_t stride, const std::string& padding,
-                          int64_t* output, int64_t* pad_before, int64_t* pad_after) {
-  if (stride <= 0) return sdk::InvalidArgument("Stride must be > 0, but got ", stride);
-  if (padding == "SAME") {
-    *output = (input + stride - 1) / stride;
-    const int64_t needed = std::max<int64_t>(0, (*output - 1) * stride + window - input);
-    // An odd total puts the extra row or column after the input.
-    *pad_before = needed / 2;
-    *pad_after = needed - *pad_before;
-  } else if (padding == "EXPLICIT") {
-    *output = (input + *pad_before + *pad_after - window + stride) / stride;
-  } else {
-    *output = (input - window + stride) / stride;
-    *pad_before = *pad_after = 0;
-  }
-  if (*output < 0) {
-    return sdk::InvalidArgument("Computed output size would be negative: ", *output,
-                                " [input_size: ", input, ", effective_filter_size: ", window,
-                                ", stride: ", stride, "]");
-  }
-  return OkStatus();
-}
 
 Status CheckExplicitPaddings(const PoolAttrs& attrs) {
   const std::vector<int64_t>& p = attrs.explicit_paddings;
@@ -78,10 +57,12 @@ Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs
       return sdk::InvalidArgument("Sliding window ksize for dimension ", i, " was zero.");
     }
   }
+  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("ksize", attrs->ksize));
   TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &attrs->strides));
   if (attrs->strides.size() != 4) {
     return sdk::InvalidArgument("Sliding window stride field must specify 4 dimensions");
   }
+  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs->strides));
   TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("padding", &attrs->padding));
   if (attrs->padding != "SAME" && attrs->padding != "VALID" &&
       (attrs->padding != "EXPLICIT" || !allow_explicit)) {
@@ -90,6 +71,7 @@ Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs
   if (ctx.HasAttr("explicit_paddings")) {
     TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("explicit_paddings", &attrs->explicit_paddings));
   }
+  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("explicit_paddings", attrs->explicit_paddings));
   if (attrs->padding == "EXPLICIT") {
     TSR_SDK_RETURN_IF_ERROR(CheckExplicitPaddings(*attrs));
   } else if (!attrs->explicit_paddings.empty()) {
@@ -126,9 +108,9 @@ Status PoolGeometry::Init(const PoolAttrs& attrs, const Shape& input) {
     pad_left = attrs.explicit_paddings[2 * attrs.cols_dim()];
     pad_right = attrs.explicit_paddings[2 * attrs.cols_dim() + 1];
   }
-  TSR_SDK_RETURN_IF_ERROR(WindowedOutputSize(rows, window_rows, stride_rows, attrs.padding,
+  TSR_SDK_RETURN_IF_ERROR(WindowedOutputSize(rows, window_rows, 1, stride_rows, attrs.padding,
                                              &out_rows, &pad_top, &pad_bottom));
-  TSR_SDK_RETURN_IF_ERROR(WindowedOutputSize(cols, window_cols, stride_cols, attrs.padding,
+  TSR_SDK_RETURN_IF_ERROR(WindowedOutputSize(cols, window_cols, 1, stride_cols, attrs.padding,
                                              &out_cols, &pad_left, &pad_right));
   if (attrs.channels_first) {
     in_col_stride = out_col_stride = 1;

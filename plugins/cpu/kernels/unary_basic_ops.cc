@@ -1,26 +1,61 @@
 // Neg, Abs, Square, Relu and Relu6 on CPU (float, double, int32, int64).
+#include <type_traits>
+
 #include "plugins/cpu/kernels/register_kernels.h"
 #include "plugins/cpu/kernels/unary_op.h"
 
 namespace tessera::cpu {
 namespace {
 
+// Integer Neg, Abs and Square wrap around in two's complement, as TensorFlow's do (Neg and Abs
+// of INT32_MIN are INT32_MIN): computed in the unsigned type, where wrapping is defined.
+template <typename T>
+struct WrappingNeg {
+  T operator()(T v) const {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(U{0} - static_cast<U>(v));
+  }
+};
+template <typename T>
+struct WrappingAbs {
+  T operator()(T v) const { return v < 0 ? WrappingNeg<T>()(v) : v; }
+};
+template <typename T>
+struct WrappingSquare {
+  T operator()(T v) const {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(v) * static_cast<U>(v));
+  }
+};
+
 struct NegExpr {
   template <typename T, typename In>
   static auto Apply(const In& in) {
-    return -in;
+    if constexpr (std::is_integral_v<T>) {
+      return in.unaryExpr(WrappingNeg<T>());
+    } else {
+      return -in;
+    }
   }
 };
 struct AbsExpr {
   template <typename T, typename In>
   static auto Apply(const In& in) {
-    return in.abs();
+    if constexpr (std::is_integral_v<T>) {
+      return in.unaryExpr(WrappingAbs<T>());
+    } else {
+      return in.abs();
+    }
   }
 };
 struct SquareExpr {
   template <typename T, typename In>
   static auto Apply(const In& in) {
-    return in.square();
+    if constexpr (std::is_integral_v<T>) {
+      return in.unaryExpr(WrappingSquare<T>());
+    } else {
+      return in.square();
+    }
   }
 };
 // TensorFlow: features.cwiseMax(0) and features.cwiseMax(0).cwiseMin(6).

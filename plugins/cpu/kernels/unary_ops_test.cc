@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,21 @@ TEST(UnaryOpsTest, SpecialValuesFollowTensorFlow) {
   OpTester sigmoid("Sigmoid");
   sigmoid.Attr("T", TSR_DTYPE_FLOAT).Input(Make<float>(Shape({3}), {-1000, 0, 1000}));
   ExpectTensorNear<float>(RunOk(sigmoid), TSR_DTYPE_FLOAT, Shape({3}), {0, 0.5f, 1});
+
+  // Integers wrap around in two's complement, as in TensorFlow.
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  struct Case {
+    const char* op;
+    std::vector<int32_t> input;
+    std::vector<int32_t> expected;
+  };
+  for (const Case& c :
+       {Case{"Neg", {kMin, -5, 0}, {kMin, 5, 0}}, Case{"Abs", {kMin, -5, 0}, {kMin, 5, 0}},
+        Case{"Square", {65536, -5, 0}, {0, 25, 0}}}) {
+    OpTester tester(c.op);
+    tester.Attr("T", TSR_DTYPE_INT32).Input(Make<int32_t>(Shape({3}), c.input));
+    ExpectTensorNear<int32_t>(RunOk(tester), TSR_DTYPE_INT32, Shape({3}), c.expected);
+  }
 
   OpTester relu6("Relu6");
   relu6.Attr("T", TSR_DTYPE_FLOAT).Input(Make<float>(Shape({4}), {-1, 3, 6, 7}));
