@@ -64,21 +64,39 @@ void* HostMemoryAllocate(size_t size, size_t alignment) {
 
 void HostMemoryFree(void* ptr) { std::free(ptr); }
 
-#define TSR_RUNTIME_SLOTS(X)                                                                       \
-  X(ShapeContext_NumInputs)                                                                        \
-  X(ShapeContext_NumOutputs)                                                                       \
-  X(ShapeContext_GetInputShape) X(ShapeContext_GetInputConstant) X(ShapeContext_GetAttr) X(        \
-      ShapeContext_SetOutputShape) X(KernelConstruction_GetNodeName) X(KernelConstruction_GetAttr) \
-      X(KernelConstruction_NumInputs) X(KernelConstruction_NumOutputs) X(                          \
-          KernelConstruction_GetInputType) X(KernelConstruction_GetOutputType)                     \
-          X(KernelConstruction_GetDevice) X(KernelContext_GetNodeName) X(KernelContext_GetStepId)  \
-              X(KernelContext_NumInputs) X(KernelContext_NumOutputs) X(KernelContext_GetInput)     \
-                  X(KernelContext_AllocateOutput) X(KernelContext_ForwardInputOrAllocateOutput)    \
-                      X(KernelContext_SetOutputFromInput) X(KernelContext_AllocateTemp)            \
-                          X(KernelContext_GetDevice) X(KernelContext_GetStream)                    \
-                              X(KernelContext_GetThreadPool) X(ThreadPool_NumThreads)              \
-                                  X(ThreadPool_CurrentThreadId) X(ThreadPool_Schedule)             \
-                                      X(ThreadPool_ParallelFor)
+// clang-format off
+#define TSR_RUNTIME_SLOTS(X) \
+  X(ShapeContext_NumInputs) \
+  X(ShapeContext_NumOutputs) \
+  X(ShapeContext_GetInputShape) \
+  X(ShapeContext_GetInputConstant) \
+  X(ShapeContext_GetAttr) \
+  X(ShapeContext_SetOutputShape) \
+  X(KernelConstruction_GetNodeName) \
+  X(KernelConstruction_GetAttr) \
+  X(KernelConstruction_NumInputs) \
+  X(KernelConstruction_NumOutputs) \
+  X(KernelConstruction_GetInputType) \
+  X(KernelConstruction_GetOutputType) \
+  X(KernelConstruction_GetDevice) \
+  X(KernelContext_GetNodeName) \
+  X(KernelContext_GetStepId) \
+  X(KernelContext_NumInputs) \
+  X(KernelContext_NumOutputs) \
+  X(KernelContext_GetInput) \
+  X(KernelContext_AllocateOutput) \
+  X(KernelContext_ForwardInputOrAllocateOutput) \
+  X(KernelContext_SetOutputFromInput) \
+  X(KernelContext_AllocateTemp) \
+  X(KernelContext_GetDevice) \
+  X(KernelContext_GetStream) \
+  X(KernelContext_GetThreadPool) \
+  X(ThreadPool_NumThreads) \
+  X(ThreadPool_CurrentThreadId) \
+  X(ThreadPool_Schedule) \
+  X(ThreadPool_ParallelFor) \
+  X(KernelContext_IsCancelled)
+// clang-format on
 
 TSR_HostApi BuildHostApi(const TSR_HostApi& runtime_slots) {
   TSR_HostApi api;

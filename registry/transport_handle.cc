@@ -105,6 +105,12 @@ TransportReply& TransportReply::operator=(TransportReply&& other) noexcept {
   return *this;
 }
 
+bool TransportReply::cancelled() const {
+  if (reply_ == nullptr) return false;
+  const TSR_TransportRegistration& table = transport_->table();
+  return table.Reply_IsCancelled != nullptr && table.Reply_IsCancelled(reply_);
+}
+
 void TransportReply::Send(const absl::Status& status, absl::string_view response) {
   if (reply_ == nullptr) return;  // answered already (or moved from)
   TSR_TransportReply* reply = std::exchange(reply_, nullptr);

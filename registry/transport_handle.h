@@ -38,6 +38,10 @@ class TransportReply {
   TransportReply& operator=(const TransportReply&) = delete;
 
   bool answered() const { return reply_ == nullptr; }
+  // True once the caller no longer waits for the answer (its deadline passed, it cancelled, its
+  // connection broke, the server stopped); false when answered or when the transport cannot
+  // tell (Reply_IsCancelled is NULL). Not safe concurrently with Send or SendTensor.
+  bool cancelled() const;
   // Answers a control-plane call; `response` is copied.
   void Send(const absl::Status& status, absl::string_view response);
   // Answers a tensor pull without copying: `tensor` (host memory, its dims included) must stay

@@ -231,6 +231,13 @@ TSR_ThreadPool* ContextGetThreadPool(const TSR_KernelContext* ctx) {
   return reinterpret_cast<TSR_ThreadPool*>(ctx->intra_op_pool);
 }
 
+bool ContextIsCancelled(const TSR_KernelContext* ctx) {
+  const StepServices* step = ctx->step;
+  if (step == nullptr) return false;
+  return (step->cancelled != nullptr && step->cancelled->load(std::memory_order_relaxed)) ||
+         (step->failed != nullptr && step->failed->load(std::memory_order_relaxed));
+}
+
 // ---- Thread pool ------------------------------------------------------------------------------
 
 ThreadPool* Pool(const TSR_ThreadPool* pool) {
@@ -283,6 +290,7 @@ void FillKernelSlots(TSR_HostApi* api) {
   api->KernelContext_GetDevice = ContextGetDevice;
   api->KernelContext_GetStream = ContextGetStream;
   api->KernelContext_GetThreadPool = ContextGetThreadPool;
+  api->KernelContext_IsCancelled = ContextIsCancelled;
 
   api->ThreadPool_NumThreads = PoolNumThreads;
   api->ThreadPool_CurrentThreadId = PoolCurrentThreadId;

@@ -3,6 +3,7 @@
 #ifndef TESSERA_HOST_ABI_HOST_KERNEL_CONTEXT_H_
 #define TESSERA_HOST_ABI_HOST_KERNEL_CONTEXT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -36,6 +37,10 @@ struct StepServices {
   int64_t step_id = 0;
   Rendezvous* rendezvous = nullptr;
   CallFrame* call_frame = nullptr;
+  // Set when the step is cancelled (deadline, client or master gone) and when a node of it
+  // failed; either may be null. KernelContext_IsCancelled reads them.
+  const std::atomic<bool>* cancelled = nullptr;
+  const std::atomic<bool>* failed = nullptr;
 };
 
 // Storage for attribute values handed to plugins; lives as long as the construction context.

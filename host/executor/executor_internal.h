@@ -39,6 +39,9 @@ class StepCompletion {
   // A node finished and made `ready_count` nodes ready (0 when it failed: what it made ready
   // does not run). Records the first error. True when it was the step's last outstanding node.
   bool NodeFinished(const absl::Status& status, const NodeItem& item, size_t ready_count);
+  // Set once a node failed; kernels of the step see it through KernelContext_IsCancelled.
+  const std::atomic<bool>* failed_flag() const { return &aborted_; }
+  const std::atomic<bool>* cancelled_flag() const { return cancelled_; }
   // Hands over the step's status and the done callback; once, when NodeFinished said so.
   Executor::DoneCallback TakeDone(absl::Status* status);
 

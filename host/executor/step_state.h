@@ -44,6 +44,8 @@ class StepState {
     step_.step_id = args.step_id;
     step_.rendezvous = args.rendezvous;
     step_.call_frame = args.call_frame;
+    step_.cancelled = completion_.cancelled_flag();
+    step_.failed = completion_.failed_flag();
   }
 
   void Start() {

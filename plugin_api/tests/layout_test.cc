@@ -50,6 +50,9 @@ static_assert(offsetof(TSR_HostApi, KernelConstruction_GetNodeName) == 224);
 static_assert(offsetof(TSR_HostApi, KernelContext_GetNodeName) == 280);
 static_assert(offsetof(TSR_HostApi, ThreadPool_NumThreads) == 376);
 static_assert(TSR_STRUCT_SIZE(TSR_HostApi, ThreadPool_ParallelFor) == 408);
+// Minor 3 appended one slot right after it.
+static_assert(offsetof(TSR_HostApi, KernelContext_IsCancelled) == 408);
+static_assert(TSR_STRUCT_SIZE(TSR_HostApi, KernelContext_IsCancelled) == 416);
 
 static_assert(offsetof(TSR_DeviceTypeRegistration, device_type) == 16);
 static_assert(offsetof(TSR_DeviceTypeRegistration, GetDeviceCount) == 40);
@@ -63,6 +66,9 @@ static_assert(offsetof(TSR_KernelRegistration, Create) == 80);
 static_assert(TSR_STRUCT_SIZE(TSR_KernelRegistration, Destroy) == 112);
 
 static_assert(TSR_STRUCT_SIZE(TSR_TransportRegistration, Memory_Deregister) == 128);
+// Minor 3 appended one slot; a minor-2 transport's struct_size (128) ends right before it.
+static_assert(offsetof(TSR_TransportRegistration, Reply_IsCancelled) == 128);
+static_assert(TSR_STRUCT_SIZE(TSR_TransportRegistration, Reply_IsCancelled) == 136);
 
 TEST(PluginApiLayoutTest, HeadersCompileAsC) {
   EXPECT_EQ(tessera_all_headers_compile_as_c(), 40 + TSR_ABI_VERSION_MAJOR);

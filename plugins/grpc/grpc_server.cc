@@ -329,6 +329,11 @@ void Deliver(ServerCall* call, grpc::ByteBuffer response) {
 
 }  // namespace
 
+bool ReplyIsCancelled(const TSR_TransportReply* reply) {
+  // Until the host answers, only OnCancel, a broken read or write, or Stop claim the call.
+  return reply != nullptr && reply->call->claimed();
+}
+
 void ReplySend(TSR_TransportReply* reply, TSR_Status* status, const void* response,
                size_t response_size) {
   std::unique_ptr<TSR_TransportReply> owned(reply);

@@ -46,6 +46,10 @@ class GrpcServer {
   std::string address_;
 };
 
+// Whether the caller of an unanswered call no longer waits (deadline passed, call cancelled,
+// connection broken, server stopped): the reply was claimed by someone other than the host.
+bool ReplyIsCancelled(const TSR_TransportReply* reply);
+
 // TSR_TransportReply slots. Both consume `reply` and `status`.
 void ReplySend(TSR_TransportReply* reply, TSR_Status* status, const void* response,
                size_t response_size);

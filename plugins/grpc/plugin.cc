@@ -162,6 +162,7 @@ TSR_Status* RegisterGrpcTransport(TSR_Registrar* registrar) {
   registration.Channel_RecvTensor = &ChannelRecvTensor;
   registration.Reply_Send = &ReplySendSlot;
   registration.Reply_SendTensor = &ReplySendTensorSlot;
+  registration.Reply_IsCancelled = &ReplyIsCancelled;
   return sdk::HostApi()->Registrar_RegisterTransport(registrar, &registration);
 }
 

@@ -545,6 +545,12 @@ sdk::Status CheckTensor(const TSR_TensorView& tensor, bool is_dead) {
   return sdk::OkStatus();
 }
 
+// Before the host answers, only the deadline, Channel_Destroy or Server_Stop claim an exchange:
+// each means the caller no longer waits.
+bool ReplyIsCancelled(const TSR_TransportReply* reply) {
+  return reply != nullptr && reply->exchange->claimed();
+}
+
 void ReplySendTensor(TSR_TransportReply* reply, TSR_Status* status, const TSR_TensorView* tensor,
                      bool is_dead, TSR_ReleaseFn release, void* release_arg) {
   std::unique_ptr<TSR_TransportReply> owned(reply);
@@ -606,6 +612,7 @@ TSR_Status* RegisterLoopbackTransport(TSR_Registrar* registrar) {
   registration.Channel_RecvTensor = &ChannelRecvTensor;
   registration.Reply_Send = &ReplySend;
   registration.Reply_SendTensor = &ReplySendTensor;
+  registration.Reply_IsCancelled = &ReplyIsCancelled;
   return sdk::HostApi()->Registrar_RegisterTransport(registrar, &registration);
 }
 

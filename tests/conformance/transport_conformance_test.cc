@@ -486,6 +486,44 @@ TEST_P(TransportConformanceTest, DeadlineExceededThenLateAnswerIsHarmless) {
   EXPECT_TRUE(after->status.ok()) << after->status;
 }
 
+// Polls `reply.cancelled()` until it is true; false after 10 s.
+bool BecomesCancelled(const TransportReply& reply) {
+  for (int i = 0; i < 1000; ++i) {
+    if (reply.cancelled()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// Reply_IsCancelled: false while the caller waits; true once its deadline passed or its channel
+// was destroyed (what a caller's death looks like to the server), and false again once answered.
+TEST_P(TransportConformanceTest, HeldCallSaysWhenItsCallerStopsWaiting) {
+  TestHandler handler;
+  handler.hold = true;
+  auto server = Listen(&handler);
+  ASSERT_NE(server, nullptr);
+  auto channel = Connect(server->address());
+  ASSERT_NE(channel, nullptr);
+
+  auto short_call = StartCall(*channel, "Worker/RunGraph", "short", /*deadline_ms=*/300);
+  ASSERT_TRUE(handler.WaitForHeld(1));
+  std::vector<TransportReply> held = handler.TakeHeld();
+  ASSERT_TRUE(Wait(short_call));
+  EXPECT_EQ(short_call->status.code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_TRUE(BecomesCancelled(held[0])) << "a call past its deadline";
+  held[0].Send(absl::OkStatus(), "late");
+  EXPECT_FALSE(held[0].cancelled()) << "an answered reply";
+
+  auto long_call = StartCall(*channel, "Worker/RunGraph", "long", /*deadline_ms=*/600000);
+  ASSERT_TRUE(handler.WaitForHeld(1));
+  held = handler.TakeHeld();
+  EXPECT_FALSE(held[0].cancelled()) << "the caller still waits";
+  channel.reset();
+  ASSERT_TRUE(Wait(long_call));
+  EXPECT_TRUE(BecomesCancelled(held[0])) << "a call whose channel was destroyed";
+  held[0].Send(absl::OkStatus(), "late");
+}
+
 TEST_P(TransportConformanceTest, DefaultDeadlineOptionAppliesToCallsWithoutOne) {
   TestHandler handler;
   handler.hold = true;

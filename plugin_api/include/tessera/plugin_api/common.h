@@ -19,7 +19,7 @@ extern "C" {
  * are equal and the host minor is >= the minimum minor the plugin declares it needs.
  * ------------------------------------------------------------------------------------------- */
 #define TSR_ABI_VERSION_MAJOR 0
-#define TSR_ABI_VERSION_MINOR 2
+#define TSR_ABI_VERSION_MINOR 3
 
 /* Size of a struct up to and including `last_field`: what a writer puts in `struct_size`. */
 #define TSR_STRUCT_SIZE(type, last_field) \
@@ -27,8 +27,7 @@ extern "C" {
 
 /* True when a struct whose writer set `struct_size` has `field` (a reader's check before it reads
  * a field added in a later minor). */
-#define TSR_STRUCT_HAS_FIELD(ptr, type, field) \
-  ((ptr)->struct_size >= TSR_STRUCT_SIZE(type, field))
+#define TSR_STRUCT_HAS_FIELD(ptr, type, field) ((ptr)->struct_size >= TSR_STRUCT_SIZE(type, field))
 
 /* Symbol visibility for the one exported entry point of a plugin. */
 #if defined(_WIN32)

@@ -138,6 +138,15 @@ typedef struct TSR_HostApi {
    * runs them on the pool and the calling thread, and returns when all are done. */
   void (*ThreadPool_ParallelFor)(TSR_ThreadPool* pool, int64_t total, int64_t cost_per_unit,
                                  TSR_ParallelForFn fn, void* arg);
+
+  /* ---- Added in 0.3 ---------------------------------------------------------------------- */
+  /* True once the kernel's step is cancelled (its deadline passed, its client or master is
+   * gone) or failed elsewhere: nothing the kernel computes from then on is used. A long kernel
+   * asks between pieces of its work and, when true, returns any non-OK status (the step keeps
+   * its own reason); a kernel that changes state (a variable) finishes its change or makes none.
+   * Cheap (one atomic load); callable from any thread while the context is valid. A plugin that
+   * supports hosts older than 0.3 checks TSR_STRUCT_HAS_FIELD first. */
+  bool (*KernelContext_IsCancelled)(const TSR_KernelContext* ctx);
 } TSR_HostApi;
 
 /* ---------------------------------------------------------------------------------------------

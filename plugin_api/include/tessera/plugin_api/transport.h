@@ -117,6 +117,14 @@ typedef struct TSR_TransportRegistration {
   TSR_Status* (*Memory_Register)(void* user_data, void* ptr, size_t size,
                                  TSR_MemoryRegion** region);
   void (*Memory_Deregister)(void* user_data, TSR_MemoryRegion* region);
+
+  /* Added in 0.3, optional (NULL: the transport cannot tell, and the host relies on deadlines
+   * alone). True once the caller of an unanswered incoming call no longer waits for the answer:
+   * its deadline passed, it cancelled the call, its connection broke (the calling process died
+   * or its host vanished) or the server stopped. Never blocks; the host may ask from any thread,
+   * as often as it likes, until it answers the reply. The host uses it to stop work whose
+   * requester is gone. */
+  bool (*Reply_IsCancelled)(const TSR_TransportReply* reply);
 } TSR_TransportRegistration;
 
 #ifdef __cplusplus

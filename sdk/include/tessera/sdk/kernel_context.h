@@ -192,6 +192,13 @@ class KernelContext {
   TSR_Stream* stream() const { return HostApi()->KernelContext_GetStream(ctx_); }
   TSR_ThreadPool* thread_pool() const { return HostApi()->KernelContext_GetThreadPool(ctx_); }
   TSR_KernelContext* c_ctx() const { return ctx_; }
+  // True once the step is cancelled or failed elsewhere (KernelContext_IsCancelled); false on a
+  // host older than ABI 0.3, which cannot tell. Long kernels ask between pieces of work.
+  bool cancelled() const {
+    const TSR_HostApi* api = HostApi();
+    return TSR_STRUCT_HAS_FIELD(api, TSR_HostApi, KernelContext_IsCancelled) &&
+           api->KernelContext_IsCancelled != nullptr && api->KernelContext_IsCancelled(ctx_);
+  }
 
   // Fills `view` with input `index` (no allocation).
   Status GetInput(int index, TensorView* view) const {

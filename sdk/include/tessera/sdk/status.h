@@ -89,6 +89,10 @@ template <typename... Args>
 Status NotFound(const Args&... args) {
   return MakeStatus(TSR_CODE_NOT_FOUND, StrCat(args...));
 }
+template <typename... Args>
+Status Cancelled(const Args&... args) {
+  return MakeStatus(TSR_CODE_CANCELLED, StrCat(args...));
+}
 
 // Carries a status through code that cannot return one (constructors, deep helpers). The SDK's
 // C trampolines turn it back into a status with the same code; any other exception becomes
