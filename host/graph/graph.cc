@@ -186,7 +186,7 @@ tensorflow::GraphDef Graph::ToGraphDef() const {
   return def;
 }
 
-std::unique_ptr<Graph> Graph::Clone() const {
+std::unique_ptr<Graph> Graph::CloneKeeping(const std::vector<bool>& keep) const {
   auto copy = std::make_unique<Graph>(ops_);
   copy->versions = versions;
   copy->library = library;
@@ -195,7 +195,7 @@ std::unique_ptr<Graph> Graph::Clone() const {
   copy->nodes_by_name_.clear();
   copy->num_live_nodes_ = 0;
   for (const auto& node : nodes_) {
-    if (node == nullptr) {
+    if (node == nullptr || !keep[node->id()]) {
       copy->nodes_.emplace_back();
       continue;
     }
@@ -212,7 +212,7 @@ std::unique_ptr<Graph> Graph::Clone() const {
   }
   copy->edges_.resize(edges_.size());
   for (const auto& edge : edges_) {
-    if (edge == nullptr) continue;
+    if (edge == nullptr || !keep[edge->src->id()] || !keep[edge->dst->id()]) continue;
     Node* src = copy->nodes_[edge->src->id()].get();
     Node* dst = copy->nodes_[edge->dst->id()].get();
     Edge* clone = copy->NewEdge(src, edge->src_output, dst, edge->dst_input, edge->id);
@@ -220,12 +220,44 @@ std::unique_ptr<Graph> Graph::Clone() const {
   }
   // Keep each node's edge order.
   for (const auto& node : nodes_) {
-    if (node == nullptr) continue;
+    if (node == nullptr || !keep[node->id()]) continue;
     Node* clone = copy->nodes_[node->id()].get();
-    for (const Edge* edge : node->in_edges_) clone->in_edges_.push_back(copy->edge(edge->id));
-    for (const Edge* edge : node->out_edges_) clone->out_edges_.push_back(copy->edge(edge->id));
+    for (const Edge* edge : node->in_edges_) {
+      if (const Edge* kept = copy->edge(edge->id)) clone->in_edges_.push_back(kept);
+    }
+    for (const Edge* edge : node->out_edges_) {
+      if (const Edge* kept = copy->edge(edge->id)) clone->out_edges_.push_back(kept);
+    }
   }
   return copy;
+}
+
+std::unique_ptr<Graph> Graph::Clone() const {
+  return CloneKeeping(std::vector<bool>(nodes_.size(), true));
+}
+
+std::unique_ptr<Graph> Graph::CloneReaching(const std::vector<const Node*>& roots) const {
+  std::vector<bool> keep(nodes_.size(), false);
+  keep[source()->id()] = true;
+  keep[sink()->id()] = true;
+  std::vector<const Node*> stack;
+  for (const Node* root : roots) {
+    if (root != nullptr && !keep[root->id()]) {
+      keep[root->id()] = true;
+      stack.push_back(root);
+    }
+  }
+  while (!stack.empty()) {
+    const Node* node = stack.back();
+    stack.pop_back();
+    for (const Edge* edge : node->in_edges()) {
+      if (!keep[edge->src->id()]) {
+        keep[edge->src->id()] = true;
+        stack.push_back(edge->src);
+      }
+    }
+  }
+  return CloneKeeping(keep);
 }
 
 }  // namespace tessera

@@ -140,6 +140,10 @@ class Graph {
   tensorflow::GraphDef ToGraphDef() const;
   // A copy with the same node and edge ids, devices and shapes.
   std::unique_ptr<Graph> Clone() const;
+  // A copy of only `roots` and the nodes they reach backwards along data and control edges
+  // (with SOURCE and SINK and the edges among these nodes); ids stay those of this graph. A
+  // step that needs only part of a large graph copies only that part.
+  std::unique_ptr<Graph> CloneReaching(const std::vector<const Node*>& roots) const;
 
   const OpRegistry& op_registry() const { return *ops_; }
 
@@ -148,6 +152,8 @@ class Graph {
 
  private:
   Node* AddNodeInternal(std::unique_ptr<Node> node);
+  // A copy of the nodes whose `keep` entry is true (indexed by id) and the edges between them.
+  std::unique_ptr<Graph> CloneKeeping(const std::vector<bool>& keep) const;
   Edge* NewEdge(Node* src, int src_output, Node* dst, int dst_input, int id);
 
   const OpRegistry* ops_;
@@ -177,6 +183,11 @@ struct ImportGraphDefOptions {
 absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
                                                       const OpRegistry& ops,
                                                       const ImportGraphDefOptions& options);
+// The same, moving each NodeDef out of `def` into its node instead of copying it, so that a large
+// graph is never held twice (`def` is left without nodes).
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(tensorflow::GraphDef&& def,
+                                                      const OpRegistry& ops,
+                                                      const ImportGraphDefOptions& options = {});
 
 // Reads a GraphDef (graph_io.cc): ".pb" binary, ".pbtxt"/".txt" text format, anything else
 // binary then text. NOT_FOUND for a missing file; INVALID_ARGUMENT naming the file (and for text,

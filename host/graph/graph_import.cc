@@ -1,6 +1,7 @@
 // ImportGraphDef: validates a GraphDef, builds the Graph, checks for cycles and infers shapes.
 #include <deque>
 #include <optional>
+#include <type_traits>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -229,9 +230,12 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef
   return ImportGraphDef(def, ops, ImportGraphDefOptions());
 }
 
-absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
-                                                      const OpRegistry& ops,
-                                                      const ImportGraphDefOptions& options) {
+namespace {
+
+// Def is `const tensorflow::GraphDef` (nodes copied) or `tensorflow::GraphDef` (nodes moved).
+template <typename Def>
+absl::StatusOr<std::unique_ptr<Graph>> Import(Def& def, const OpRegistry& ops,
+                                              const ImportGraphDefOptions& options) {
   auto graph = std::make_unique<Graph>(&ops);
   graph->versions = def.versions();
   graph->library = def.library();
@@ -254,11 +258,15 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef
 
   std::vector<std::pair<Node*, ParsedInputs>> nodes;
   nodes.reserve(def.node_size());
-  for (const tensorflow::NodeDef& node_def : def.node()) {
+  for (int i = 0; i < def.node_size(); ++i) {
     ParsedInputs inputs;
-    ASSIGN_OR_RETURN(inputs, ParseInputs(node_def));
+    ASSIGN_OR_RETURN(inputs, ParseInputs(def.node(i)));
     Node* node;
-    ASSIGN_OR_RETURN(node, graph->AddNode(node_def));
+    if constexpr (std::is_const_v<Def>) {
+      ASSIGN_OR_RETURN(node, graph->AddNode(def.node(i)));
+    } else {
+      ASSIGN_OR_RETURN(node, graph->AddNode(std::move(*def.mutable_node(i))));
+    }
     nodes.emplace_back(node, std::move(inputs));
   }
   RETURN_IF_ERROR(AddEdges(graph.get(), nodes));
@@ -268,6 +276,22 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef
   std::vector<Node*> order = TopologicalOrder(*graph, &left_over);
   if (!left_over.empty()) return CycleError(*graph, left_over);
   RETURN_IF_ERROR(InferShapes(graph.get(), order));
+  return graph;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
+                                                      const OpRegistry& ops,
+                                                      const ImportGraphDefOptions& options) {
+  return Import(def, ops, options);
+}
+
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(tensorflow::GraphDef&& def,
+                                                      const OpRegistry& ops,
+                                                      const ImportGraphDefOptions& options) {
+  absl::StatusOr<std::unique_ptr<Graph>> graph = Import(def, ops, options);
+  def.clear_node();
   return graph;
 }
 

@@ -1,6 +1,7 @@
 // Tests of ImportGraphDef: each validation fault, defaults, edges, cycles and shape inference.
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -291,6 +292,30 @@ TEST_F(ImportTest, KeepsLibrary) {
   ASSERT_TRUE(graph.ok()) << graph.status();
   ASSERT_EQ((*graph)->library.function_size(), 1);
   EXPECT_EQ((*graph)->ToGraphDef().library().function(0).signature().name(), "F");
+}
+
+// Importing from an rvalue moves the nodes out of the GraphDef and gives the same graph.
+TEST_F(ImportTest, ImportFromAnRvalueTakesTheNodesAndGivesTheSameGraph) {
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }"
+      "node { name: 'y' op: 'Identity' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }"
+      "versions { producer: 9 }",
+      &def));
+  absl::StatusOr<std::unique_ptr<Graph>> copied = ImportGraphDef(def, *ops_);
+  ASSERT_TRUE(copied.ok()) << copied.status();
+  absl::StatusOr<std::unique_ptr<Graph>> moved = ImportGraphDef(std::move(def), *ops_);
+  ASSERT_TRUE(moved.ok()) << moved.status();
+  EXPECT_EQ((*moved)->ToGraphDef().DebugString(), (*copied)->ToGraphDef().DebugString());
+  EXPECT_EQ(def.node_size(), 0);  // NOLINT(bugprone-use-after-move): moved-from is documented
+  // Errors are the same too.
+  tensorflow::GraphDef bad;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString("node { name: 'z' op: 'Nope' }", &bad));
+  absl::StatusOr<std::unique_ptr<Graph>> refused_copy = ImportGraphDef(bad, *ops_);
+  absl::StatusOr<std::unique_ptr<Graph>> refused = ImportGraphDef(std::move(bad), *ops_);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(refused.status().message(), HasSubstr("Nope"));
+  EXPECT_EQ(refused.status(), refused_copy.status());
 }
 
 }  // namespace

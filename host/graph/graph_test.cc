@@ -182,5 +182,41 @@ TEST_F(GraphTest, CloneKeepsIdsEdgesDevicesAndShapes) {
   EXPECT_NE(graph_.FindNode("i"), nullptr);
 }
 
+// CloneReaching copies the roots and what they reach backwards along data and control edges,
+// keeping ids; nodes and edges outside stay holes.
+TEST_F(GraphTest, CloneReachingCopiesOnlyWhatTheRootsNeed) {
+  Node* a = Add("a", "Placeholder");
+  Node* b = Add("b", "Identity");
+  Node* c = Add("c", "Identity");
+  Node* ctrl = Add("ctrl", "NoOp");
+  Node* other = Add("other", "Placeholder");
+  Node* after = Add("after", "Identity");
+  graph_.AddEdge(a, 0, b, 0);
+  graph_.AddEdge(b, 0, c, 0);
+  graph_.AddControlEdge(ctrl, c);
+  graph_.AddEdge(c, 0, after, 0);  // downstream of the root: not needed
+  graph_.FixupSourceAndSinkEdges();
+
+  std::unique_ptr<Graph> copy = graph_.CloneReaching({c});
+  EXPECT_EQ(copy->num_node_ids(), graph_.num_node_ids());
+  for (const char* kept : {"a", "b", "c", "ctrl"}) {
+    ASSERT_NE(copy->FindNode(kept), nullptr) << kept;
+    EXPECT_EQ(copy->FindNode(kept)->id(), graph_.FindNode(kept)->id());
+  }
+  EXPECT_EQ(copy->FindNode("other"), nullptr);
+  EXPECT_EQ(copy->FindNode("after"), nullptr);
+  EXPECT_EQ(copy->node(other->id()), nullptr);
+  const Node* cc = copy->FindNode("c");
+  EXPECT_EQ(cc->input_edge(0)->src, copy->FindNode("b"));
+  EXPECT_EQ(cc->in_edges().size(), 2u);                   // b and ctrl
+  EXPECT_TRUE(cc->out_edges().empty());                   // the edge to "after" is gone with it
+  EXPECT_EQ(copy->FindNode("a")->in_edges().size(), 1u);  // from SOURCE
+  // Unknown roots (nullptr) are skipped; no roots leave SOURCE and SINK.
+  std::unique_ptr<Graph> empty = graph_.CloneReaching({nullptr});
+  EXPECT_TRUE(empty->op_nodes().empty());
+  EXPECT_NE(empty->source(), nullptr);
+  EXPECT_NE(empty->sink(), nullptr);
+}
+
 }  // namespace
 }  // namespace tessera

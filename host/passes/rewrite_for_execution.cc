@@ -191,4 +191,17 @@ absl::Status RewriteGraphForExecution(Graph* graph, const ExecutionSignature& si
   return absl::OkStatus();
 }
 
+std::vector<const Node*> SignatureNodes(const Graph& graph, const ExecutionSignature& signature) {
+  std::vector<const Node*> nodes;
+  for (const std::vector<std::string>* names :
+       {&signature.feeds, &signature.fetches, &signature.targets}) {
+    for (const std::string& name : *names) {
+      absl::StatusOr<TensorId> id = ParseTensorName(name);
+      const Node* node = graph.FindNode(id.ok() ? id->node : name);
+      if (node != nullptr) nodes.push_back(node);
+    }
+  }
+  return nodes;
+}
+
 }  // namespace tessera

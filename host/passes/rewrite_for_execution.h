@@ -12,12 +12,18 @@
 namespace tessera {
 
 class Graph;
+class Node;
 
 struct ExecutionSignature {
   std::vector<std::string> feeds;    // "node" or "node:k"
   std::vector<std::string> fetches;  // "node" or "node:k"
   std::vector<std::string> targets;  // node names ("node:k" accepted; the port is ignored)
 };
+
+// The nodes a signature names (fed, fetched, targeted) that `graph` has; the step needs at most
+// them and what they reach backwards (Graph::CloneReaching). Unknown names are left to
+// RewriteGraphForExecution to report.
+std::vector<const Node*> SignatureNodes(const Graph& graph, const ExecutionSignature& signature);
 
 struct RewriteResult {
   // dtype of each feed, in the order of `feeds` (argument i is feed i).

@@ -112,7 +112,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
   auto plan = std::make_unique<ExecutionPlan>();
   plan->resource_manager = std::move(resources);
   plan->shared_kernels = std::move(shared_kernels);
-  std::unique_ptr<Graph> graph = placed.Clone();
+  std::unique_ptr<Graph> graph = placed.CloneReaching(SignatureNodes(placed, signature));
   Device* client = env.devices().client_device();
 
   // Shapes the graph promises for fed tensors, read before the rewrite replaces their producers.

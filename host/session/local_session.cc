@@ -37,17 +37,35 @@ int64_t InitialStepId() {
   return static_cast<int64_t>((rng() & ((uint64_t{1} << 40) - 1)) << 16);
 }
 
-}  // namespace
-
-absl::StatusOr<std::unique_ptr<Session>> LocalSession::Create(const SessionOptions& options,
-                                                              const tensorflow::GraphDef& def) {
+// The session's environment for `options`.
+absl::StatusOr<std::shared_ptr<Environment>> SessionEnvironment(const SessionOptions& options) {
   EnvironmentOptions env_options;
   env_options.plugin_paths = options.plugin_paths;
   env_options.inter_op_threads = options.inter_op_threads;
   env_options.intra_op_threads = options.intra_op_threads;
   env_options.device_count = options.device_count;
-  ASSIGN_OR_RETURN(std::shared_ptr<Environment> env, Environment::Get(env_options));
+  return Environment::Get(env_options);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Session>> LocalSession::Create(const SessionOptions& options,
+                                                              const tensorflow::GraphDef& def) {
+  ASSIGN_OR_RETURN(std::shared_ptr<Environment> env, SessionEnvironment(options));
   ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(def, env->ops()));
+  return FromGraph(options, std::move(env), std::move(graph));
+}
+
+absl::StatusOr<std::unique_ptr<Session>> LocalSession::Create(const SessionOptions& options,
+                                                              tensorflow::GraphDef&& def) {
+  ASSIGN_OR_RETURN(std::shared_ptr<Environment> env, SessionEnvironment(options));
+  ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(std::move(def), env->ops()));
+  return FromGraph(options, std::move(env), std::move(graph));
+}
+
+absl::StatusOr<std::unique_ptr<Session>> LocalSession::FromGraph(const SessionOptions& options,
+                                                                 std::shared_ptr<Environment> env,
+                                                                 std::unique_ptr<Graph> graph) {
   PlacerOptions placer_options;
   placer_options.allow_soft_placement = options.allow_soft_placement;
   placer_options.log_device_placement = options.log_device_placement;

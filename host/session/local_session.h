@@ -24,6 +24,9 @@ class LocalSession final : public Session {
  public:
   static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
                                                          const tensorflow::GraphDef& graph);
+  // Moves the nodes out of `graph` (see Session::Create).
+  static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
+                                                         tensorflow::GraphDef&& graph);
   ~LocalSession() override;
 
   absl::Status Run(const RunOptions& options,
@@ -38,6 +41,10 @@ class LocalSession final : public Session {
  private:
   LocalSession(const SessionOptions& options, std::shared_ptr<Environment> env,
                std::unique_ptr<Graph> graph);
+  // Places `graph` and makes the session.
+  static absl::StatusOr<std::unique_ptr<Session>> FromGraph(const SessionOptions& options,
+                                                            std::shared_ptr<Environment> env,
+                                                            std::unique_ptr<Graph> graph);
 
   int64_t NewStepId();
   absl::StatusOr<std::shared_ptr<const ExecutionPlan>> GetOrCreatePlan(

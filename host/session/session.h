@@ -66,6 +66,10 @@ class Session {
   // attributes, cycles and shape errors are reported here).
   static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
                                                          const tensorflow::GraphDef& graph);
+  // The same, taking the nodes of `graph` instead of copying them, so that a local session never
+  // holds a large graph twice (`graph` is left without nodes).
+  static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
+                                                         tensorflow::GraphDef&& graph);
 
   // Feeds: tensor name ("x" or "x:1") -> value. Fetches: tensor names, returned in order.
   // Targets: nodes to run whose outputs are not fetched.

@@ -18,4 +18,12 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const SessionOptions& o
                    "(grpc://host:port)"));
 }
 
+absl::StatusOr<std::unique_ptr<Session>> Session::Create(const SessionOptions& options,
+                                                         tensorflow::GraphDef&& graph) {
+  const std::string& target = options.target;
+  if (target.empty() || target == "local") return LocalSession::Create(options, std::move(graph));
+  const tensorflow::GraphDef& shared = graph;  // a cluster's session sends a copy to the master
+  return Create(options, shared);
+}
+
 }  // namespace tessera

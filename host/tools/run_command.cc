@@ -96,7 +96,10 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
     // A cluster's session: connecting and creating it on the master get what is left.
     options.call_timeout_ms = remaining_ms();
   }
-  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(options, *graph);
+  // A local session takes the GraphDef's nodes instead of copying them; what is left of it goes
+  // before the step runs.
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(options, *std::move(graph));
+  graph = tensorflow::GraphDef();
   if (!session.ok()) {
     return Fail(session.status(), absl::StrCat("cannot load graph '", args.graph_path, "'"));
   }
