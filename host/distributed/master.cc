@@ -1,6 +1,7 @@
 // The master service and its sessions.
 #include "host/distributed/master.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <random>
@@ -135,7 +136,9 @@ class Master::MasterSession {
     return names;
   }
 
+  // `caller_gone` says whether the client stopped waiting; the step is then cancelled.
   absl::Status RunStep(const distributed::RunStepRequest& request,
+                       const std::function<bool()>& caller_gone,
                        distributed::RunStepResponse* response);
 
   // Deletes the worker sessions (best effort, not waited for).
@@ -167,6 +170,7 @@ class Master::MasterSession {
   absl::Status CheckFeeds(const Plan& plan, const distributed::RunStepRequest& request,
                           std::vector<Tensor>* feeds) const;
   absl::Status Execute(const Plan& plan, std::vector<Tensor> feeds, int64_t timeout_ms,
+                       const std::function<bool()>& caller_gone,
                        distributed::RunStepResponse* response);
   void MarkStale() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -281,7 +285,7 @@ Master::MasterSession::CreatePlan(const ExecutionSignature& signature) {
   const MasterOptions& options = master_->options_;
   const Environment& env = *master_->env_;
   auto plan = std::make_shared<Plan>();
-  std::unique_ptr<Graph> graph = placed_->Clone();
+  std::unique_ptr<Graph> graph = placed_->CloneReaching(SignatureNodes(*placed_, signature));
   for (const std::string& feed : signature.feeds) {
     absl::StatusOr<TensorId> id = ParseTensorName(feed);
     const Node* node = id.ok() ? graph->FindNode(id->node) : nullptr;
@@ -407,28 +411,46 @@ absl::Status Master::MasterSession::CheckFeeds(const Plan& plan,
 }
 
 absl::Status Master::MasterSession::RunStep(const distributed::RunStepRequest& request,
+                                            const std::function<bool()>& caller_gone,
                                             distributed::RunStepResponse* response) {
   ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, GetOrCreatePlan(request));
   std::vector<Tensor> feeds;
   RETURN_IF_ERROR(CheckFeeds(*plan, request, &feeds));
-  return Execute(*plan, std::move(feeds), request.timeout_ms(), response);
+  return Execute(*plan, std::move(feeds), request.timeout_ms(), caller_gone, response);
 }
 
 absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor> feeds,
                                             int64_t timeout_ms,
+                                            const std::function<bool()>& caller_gone,
                                             distributed::RunStepResponse* response) {
   const uint64_t step_id = NewStepId();
   const int64_t deadline_ms = CallTimeout(timeout_ms);
+  // The master ends the step at its deadline itself: it aborts every piece and gives them this
+  // long to stop before their calls time out, so that the pieces still running then (a stopped
+  // or hung task) are told apart from those that stopped. It fits in the margin a client leaves
+  // between the step's timeout and its own call's deadline.
+  const int64_t grace_ms = std::clamp<int64_t>(deadline_ms / 20, 50, 1000);
+  const auto step_deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(deadline_ms);
   struct StepCalls {
     std::mutex mu;
     std::condition_variable cv;
     int remaining = 0;
     absl::Status first_error;
     std::vector<distributed::RunGraphResponse> responses;
+    std::vector<bool> finished;
+    // Set when the step reached its deadline: the pieces unfinished then, and those of them that
+    // had not stopped `grace_ms` after the abort (their calls timed out).
+    bool past_deadline = false;
+    std::vector<std::string> running_at_deadline;
+    std::vector<std::string> did_not_stop;
   };
   auto calls = std::make_shared<StepCalls>();
   calls->remaining = static_cast<int>(plan.parts.size());
   calls->responses.resize(plan.parts.size());
+  calls->finished.assign(plan.parts.size(), false);
+  std::vector<std::string> tasks;
+  for (const Part& part : plan.parts) tasks.push_back(part.task);
   std::vector<Peer> peers;
   for (const Part& part : plan.parts) {
     absl::StatusOr<Peer> peer = PeerOf(part.task);
@@ -457,8 +479,8 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     if (plan.parts[i].has_args) {
       for (const Tensor& feed : feeds) TensorToProto(feed, args.add_args());
     }
-    CallAsync(peers[i], kWorkerRunGraph, args, deadline_ms, &calls->responses[i],
-              [calls, abort_all](const absl::Status& status) {
+    CallAsync(peers[i], kWorkerRunGraph, args, deadline_ms + grace_ms, &calls->responses[i],
+              [calls, abort_all, i, tasks, step_deadline, grace_ms](const absl::Status& status) {
                 bool first = false;
                 {
                   std::lock_guard<std::mutex> lock(calls->mu);
@@ -466,6 +488,15 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
                     calls->first_error = status;
                     first = true;
                   }
+                  // A piece whose call timed out after the step's own deadline did not stop
+                  // when it was aborted.
+                  if (calls->past_deadline &&
+                      status.code() == absl::StatusCode::kDeadlineExceeded &&
+                      std::chrono::steady_clock::now() >=
+                          step_deadline + std::chrono::milliseconds(grace_ms / 2)) {
+                    calls->did_not_stop.push_back(tasks[i]);
+                  }
+                  calls->finished[i] = true;
                 }
                 // The root cause is kept; the other pieces stop with it.
                 if (first) abort_all(status);
@@ -474,8 +505,45 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
               });
   }
   {
+    // Waits for every piece; while they run, asks every kOrphanCheckPeriod whether the client
+    // still waits, and cancels the step everywhere when it does not.
     std::unique_lock<std::mutex> lock(calls->mu);
-    calls->cv.wait(lock, [&] { return calls->remaining == 0; });
+    bool checked_caller = caller_gone == nullptr;
+    auto next_wait = [&] {
+      if (calls->past_deadline)
+        return std::chrono::duration_cast<std::chrono::milliseconds>(kOrphanCheckPeriod);
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          step_deadline - std::chrono::steady_clock::now());
+      return std::clamp<std::chrono::milliseconds>(left, std::chrono::milliseconds(1),
+                                                   kOrphanCheckPeriod);
+    };
+    while (!calls->cv.wait_for(lock, next_wait(), [&] { return calls->remaining == 0; })) {
+      if (!calls->past_deadline && std::chrono::steady_clock::now() >= step_deadline) {
+        calls->past_deadline = true;
+        absl::Status cause = absl::DeadlineExceededError(
+            absl::StrCat("step ", step_id, " ran past its deadline of ", deadline_ms, " ms"));
+        if (calls->first_error.ok()) calls->first_error = cause;
+        for (size_t j = 0; j < tasks.size(); ++j) {
+          if (!calls->finished[j]) calls->running_at_deadline.push_back(tasks[j]);
+        }
+        lock.unlock();
+        abort_all(cause);
+        lock.lock();
+        continue;
+      }
+      if (checked_caller || !caller_gone()) continue;
+      checked_caller = true;
+      absl::Status cause = absl::CancelledError(absl::StrCat(
+          "step ", step_id, " of session '", handle_, "' was cancelled on ",
+          master_->options_.task_name,
+          ": its client no longer waits for it (the client died, its connection broke or its "
+          "call's deadline passed)"));
+      if (calls->first_error.ok()) calls->first_error = cause;
+      lock.unlock();
+      if (master_->options_.log) master_->options_.log(std::string(cause.message()));
+      abort_all(cause);
+      lock.lock();
+    }
   }
   // The step's state on every worker goes now; nobody waits for it.
   distributed::CleanupGraphRequest cleanup;
@@ -491,6 +559,18 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     if (code == absl::StatusCode::kUnavailable || code == absl::StatusCode::kAborted ||
         code == absl::StatusCode::kDeadlineExceeded) {
       MarkStale();
+    }
+    if (calls->past_deadline && !calls->did_not_stop.empty()) {
+      return absl::DeadlineExceededError(absl::StrCat(
+          "step ", step_id, " ran past its deadline of ", deadline_ms, " ms; still running on ",
+          absl::StrJoin(calls->did_not_stop, ", "), ", which did not stop within ", grace_ms,
+          " ms of being aborted (stopped, hung or unreachable)"));
+    }
+    if (calls->past_deadline && !calls->running_at_deadline.empty()) {
+      return absl::DeadlineExceededError(
+          absl::StrCat("step ", step_id, " ran past its deadline of ", deadline_ms,
+                       " ms and was stopped; its pieces on ",
+                       absl::StrJoin(calls->running_at_deadline, ", "), " had not finished"));
     }
     return calls->first_error;
   }
@@ -589,7 +669,8 @@ void Master::RunStep(const std::string& request, TransportReply reply) {
   }
   session->BeginCall();
   distributed::RunStepResponse response;
-  status = session->RunStep(args, &response);
+  status = session->RunStep(
+      args, [&reply] { return reply.cancelled(); }, &response);
   session->EndCall();
   Answer(std::move(reply), status, &response);
 }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,8 @@ struct MasterOptions {
   std::vector<std::string> cluster_tasks;  // every task of the cluster
   int64_t call_timeout_ms = 60000;
   int64_t session_idle_timeout_ms = 600000;
+  // Told of events an operator should see (a step cancelled because its client is gone).
+  std::function<void(const std::string&)> log;
 };
 
 class Master {

@@ -3,6 +3,7 @@
 #ifndef TESSERA_HOST_DISTRIBUTED_RPC_H_
 #define TESSERA_HOST_DISTRIBUTED_RPC_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -17,6 +18,12 @@
 #include "registry/transport_handle.h"
 
 namespace tessera {
+
+// How often a server looks for running steps whose requester is gone (a worker's master, a
+// master's client). With the time a transport takes to notice a broken connection (at once for
+// a process that died on a live host; the gRPC transport's keepalive, 15 s, for a vanished
+// host), this bounds how long orphaned work runs on.
+inline constexpr std::chrono::milliseconds kOrphanCheckPeriod{100};
 
 // Method names ("Service/Method") of the control plane.
 inline constexpr char kWorkerGetStatus[] = "Worker/GetStatus";

@@ -122,12 +122,14 @@ absl::Status Server::Impl::Start() {
   worker_options.step_idle_timeout_ms = options_.step_idle_timeout_ms;
   worker_options.session_idle_timeout_ms = options_.session_idle_timeout_ms;
   worker_options.master_sessions = [this] { return master_->live_sessions(); };
+  worker_options.log = options_.log;
   worker_ = std::make_unique<Worker>(env_, this, worker_options);
   MasterOptions master_options;
   master_options.task_name = task_name_;
   master_options.cluster_tasks = options_.cluster.TaskNames();
   master_options.call_timeout_ms = options_.call_timeout_ms;
   master_options.session_idle_timeout_ms = options_.session_idle_timeout_ms;
+  master_options.log = options_.log;
   master_ = std::make_unique<Master>(env_, this, master_options);
 
   absl::StatusOr<std::unique_ptr<TransportServer>> server =
@@ -144,8 +146,10 @@ absl::Status Server::Impl::Start() {
 
 void Server::Impl::ExpiryLoop() {
   int64_t shortest = std::min(options_.session_idle_timeout_ms, options_.step_idle_timeout_ms);
-  auto period =
-      std::chrono::milliseconds(std::max<int64_t>(50, std::min<int64_t>(1000, shortest / 4)));
+  // Idle state is looked at a few times per timeout; orphaned steps every kOrphanCheckPeriod.
+  auto period = std::min<std::chrono::milliseconds>(
+      kOrphanCheckPeriod,
+      std::chrono::milliseconds(std::max<int64_t>(50, std::min<int64_t>(1000, shortest / 4))));
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
     cv_.wait_for(lock, period, [this] { return stopping_; });
@@ -154,6 +158,7 @@ void Server::Impl::ExpiryLoop() {
     auto now = std::chrono::steady_clock::now();
     master_->ExpireIdle(now);
     worker_->ExpireIdle(now);
+    worker_->CancelOrphanedSteps();
     lock.lock();
   }
 }

@@ -3,7 +3,9 @@
 #ifndef TESSERA_HOST_DISTRIBUTED_SERVER_H_
 #define TESSERA_HOST_DISTRIBUTED_SERVER_H_
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,6 +36,9 @@ struct ServerOptions {
   int64_t session_idle_timeout_ms = 600000;
   // Step state on a worker (its rendezvous) that no call touched for this long is dropped.
   int64_t step_idle_timeout_ms = 600000;
+  // Told of events an operator should see (a step cancelled because its client or master is
+  // gone); may be empty. Called from the server's threads.
+  std::function<void(const std::string&)> log;
 };
 
 class Server {

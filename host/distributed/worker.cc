@@ -1,6 +1,7 @@
 // The worker service.
 #include "host/distributed/worker.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -43,11 +44,22 @@ struct Worker::Step {
   // Set on abort: the step's executors start no further node (a loop that never touches the
   // rendezvous stops too).
   std::atomic<bool> cancelled{false};
+  // The RunGraph calls running now, and whether the step was cancelled because their master
+  // no longer waits; guarded by the worker's mutex.
+  std::vector<std::shared_ptr<Caller>> callers;
+  bool orphaned = false;
 
   void Abort(const absl::Status& status) {
     cancelled.store(true);
     rendezvous->StartAbort(status);
   }
+};
+
+// A RunGraph call while its partition runs; the expiry thread asks its reply whether the master
+// still waits, and the completion answers it, each under `mu`.
+struct Worker::Caller {
+  std::mutex mu;
+  TransportReply reply;
 };
 
 Worker::Worker(std::shared_ptr<Environment> env, TaskChannels* channels, WorkerOptions options)
@@ -280,24 +292,24 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
     std::shared_ptr<const ExecutionPlan> plan;
     std::shared_ptr<Step> step;
     std::shared_ptr<WorkerSession> session;
-    TransportReply reply;
+    std::shared_ptr<Caller> caller = std::make_shared<Caller>();
   };
   auto run = std::make_shared<StepRun>();
   run->args = std::move(*args);
   run->plan = std::move(plan);
   run->session = *session;
-  run->reply = std::move(reply);
+  run->caller->reply = std::move(reply);
   for (const tensorflow::TensorProto& proto : run->args.args()) {
     absl::StatusOr<Tensor> value = TensorFromProto(proto);
     if (!value.ok()) {
-      Answer(std::move(run->reply), WithContext(value.status(), "while reading a RunGraph feed"),
-             nullptr);
+      Answer(std::move(run->caller->reply),
+             WithContext(value.status(), "while reading a RunGraph feed"), nullptr);
       return;
     }
     run->frame.args.push_back(*std::move(value));
   }
   if (run->frame.args.size() != run->plan->feed_types.size()) {
-    Answer(std::move(run->reply),
+    Answer(std::move(run->caller->reply),
            absl::InvalidArgumentError(absl::StrCat("RunGraph on ", options_.task_name, ": ",
                                                    run->frame.args.size(), " values for ",
                                                    run->plan->feed_types.size(), " feeds")),
@@ -309,6 +321,7 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++run->step->running;
+    run->step->callers.push_back(run->caller);
     ++run->session->running;
     // The master enforces the step's deadline; this one, a little later, holds when the master
     // is gone.
@@ -354,17 +367,78 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
         // Every partition of this step here stops; pulls from other tasks fail with the cause.
         run->step->Abort(status);
       }
+      TransportReply reply;
+      {
+        std::lock_guard<std::mutex> lock(run->caller->mu);
+        reply = std::move(run->caller->reply);
+      }
       {
         std::lock_guard<std::mutex> lock(mu_);
-        --run->step->running;
-        run->step->last_used = Clock::now();
         --run->session->running;
         run->session->last_used = Clock::now();
       }
-      Answer(std::move(run->reply), status, &response);
+      FinishRun(run->step, run->args.step_id(), run->caller.get());
+      Answer(std::move(reply), status, &response);
       EndWork();
     });
   });
+}
+
+void Worker::FinishRun(const std::shared_ptr<Step>& step, uint64_t step_id, const Caller* caller) {
+  std::lock_guard<std::mutex> lock(mu_);
+  --step->running;
+  step->last_used = Clock::now();
+  std::vector<std::shared_ptr<Caller>>& callers = step->callers;
+  callers.erase(
+      std::remove_if(callers.begin(), callers.end(),
+                     [caller](const std::shared_ptr<Caller>& c) { return c.get() == caller; }),
+      callers.end());
+  // Nobody will clean up after an orphaned step: its values go as soon as it stops.
+  if (step->orphaned && step->running == 0) {
+    auto it = steps_.find(step_id);
+    if (it != steps_.end() && it->second == step) steps_.erase(it);
+  }
+}
+
+int Worker::CancelOrphanedSteps() {
+  std::vector<std::pair<uint64_t, std::shared_ptr<Step>>> running;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, step] : steps_) {
+      if (step->running > 0 && !step->orphaned) running.emplace_back(id, step);
+    }
+  }
+  int cancelled = 0;
+  for (const auto& [id, step] : running) {
+    std::vector<std::shared_ptr<Caller>> callers;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      callers = step->callers;
+    }
+    bool gone = false;
+    for (const std::shared_ptr<Caller>& caller : callers) {
+      std::lock_guard<std::mutex> lock(caller->mu);
+      if (caller->reply.cancelled()) gone = true;
+    }
+    if (!gone) continue;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (step->orphaned) continue;
+      step->orphaned = true;
+      if (step->running == 0) {
+        auto it = steps_.find(id);
+        if (it != steps_.end() && it->second == step) steps_.erase(it);
+      }
+    }
+    absl::Status cause = absl::CancelledError(absl::StrCat(
+        "step ", id, " was cancelled on ", options_.task_name,
+        ": its master no longer waits for it (the master died, its connection broke or its "
+        "call's deadline passed)"));
+    step->Abort(cause);
+    if (options_.log) options_.log(std::string(cause.message()));
+    ++cancelled;
+  }
+  return cancelled;
 }
 
 void Worker::AbortStep(absl::string_view request, TransportReply reply) {

@@ -1,7 +1,9 @@
 // Worker: the worker service of one task. Masters register their partitions of a graph here once
 // per signature and run them per step; other tasks pull the step's values from here by
 // rendezvous key. Step state (the step's rendezvous) lives until the master's CleanupGraph, or
-// until it has been idle for step_idle_timeout_ms.
+// until it has been idle for step_idle_timeout_ms. A running step whose master no longer waits
+// for its RunGraph answer (the master died, its connection broke, the call's deadline passed)
+// is cancelled by the next CancelOrphanedSteps and its state dropped once its partitions stop.
 #ifndef TESSERA_HOST_DISTRIBUTED_WORKER_H_
 #define TESSERA_HOST_DISTRIBUTED_WORKER_H_
 
@@ -34,6 +36,9 @@ struct WorkerOptions {
   int64_t session_idle_timeout_ms = 600000;
   // Reported by GetStatus: the client sessions of this task's master (null: 0).
   std::function<int()> master_sessions;
+  // Told of events an operator should see (a step cancelled because its master is gone); may be
+  // empty. Called from the worker's threads.
+  std::function<void(const std::string&)> log;
 };
 
 class Worker {
@@ -50,6 +55,10 @@ class Worker {
 
   // Drops step state and worker sessions idle past their timeouts; returns how many of each.
   std::pair<int, int> ExpireIdle(std::chrono::steady_clock::time_point now);
+  // Cancels every running step whose master no longer waits for a RunGraph answer (asked of the
+  // transport, TransportReply::cancelled); returns how many. The server calls it every
+  // kOrphanCheckPeriod.
+  int CancelOrphanedSteps();
   // Aborts every step with `status` (server shutdown) and refuses later calls with it.
   void Shutdown(const absl::Status& status);
 
@@ -59,6 +68,7 @@ class Worker {
  private:
   struct WorkerSession;
   struct Step;
+  struct Caller;
 
   void GetStatus(absl::string_view request, TransportReply reply);
   void CreateWorkerSession(absl::string_view request, TransportReply reply);
@@ -73,6 +83,9 @@ class Worker {
   // The step's state, created on first use (a pull may arrive before the step's RunGraph).
   std::shared_ptr<Step> FindOrCreateStep(uint64_t step_id);
   absl::Status CheckIncarnation(absl::string_view rendezvous_key) const;
+  // A RunGraph of `step` finished: drops its caller, and the step's state when the step was
+  // cancelled as orphaned and nothing of it runs any more. Takes the worker's mutex.
+  void FinishRun(const std::shared_ptr<Step>& step, uint64_t step_id, const Caller* caller);
   // Work this worker handed to the inter-op pool, which the destructor waits for.
   void BeginWork();
   void EndWork();

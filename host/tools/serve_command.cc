@@ -2,6 +2,7 @@
 #include "host/tools/serve_command.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -36,7 +37,14 @@ ServerOptions ToServerOptions(const ServeArgs& args) {
 }  // namespace
 
 absl::Status ServeCommand(const ServeArgs& args, const sigset_t& stop_signals, std::ostream& out) {
-  absl::StatusOr<std::unique_ptr<Server>> server = Server::Create(ToServerOptions(args));
+  ServerOptions options = ToServerOptions(args);
+  // Events come from the server's threads; each is one whole line.
+  auto log_mutex = std::make_shared<std::mutex>();
+  options.log = [&out, log_mutex](const std::string& line) {
+    std::lock_guard<std::mutex> lock(*log_mutex);
+    out << "tessera serve: " << line << std::endl;
+  };
+  absl::StatusOr<std::unique_ptr<Server>> server = Server::Create(options);
   if (!server.ok()) {
     return absl::Status(server.status().code(),
                         absl::StrCat("tessera serve: ", server.status().message()));

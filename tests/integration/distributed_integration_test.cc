@@ -3,9 +3,11 @@
 // mid-step and restarted, and TLS.
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -135,11 +137,12 @@ class DistributedIntegrationTest : public ::testing::TestWithParam<std::string> 
   static constexpr int64_t kCallTimeoutMs = 3000;
 
   // Starts the cluster with `extra_flags` added to every task.
-  void StartCluster(std::vector<std::string> extra_flags = {}) {
+  void StartCluster(std::vector<std::string> extra_flags = {},
+                    int64_t call_timeout_ms = kCallTimeoutMs) {
     ProcessClusterOptions options;
     options.tasks_per_job = {{"worker", 2}};
     options.transport = GetParam();
-    options.extra_flags = {"--call-timeout-ms", absl::StrCat(kCallTimeoutMs)};
+    options.extra_flags = {"--call-timeout-ms", absl::StrCat(call_timeout_ms)};
     options.extra_flags.insert(options.extra_flags.end(), extra_flags.begin(), extra_flags.end());
     absl::StatusOr<std::unique_ptr<ProcessCluster>> cluster = ProcessCluster::Start(options);
     ASSERT_TRUE(cluster.ok()) << cluster.status();
@@ -342,6 +345,129 @@ TEST_P(DistributedIntegrationTest, AClientKilledMidStepLeavesNoStateBehind) {
     absl::SleepFor(absl::Milliseconds(200));
   }
   EXPECT_EQ(held, "") << Logs();
+}
+
+// Polls `task`'s live steps until none is left or `limit` passes; returns how long it took (or
+// `limit` when steps remain).
+absl::Duration TimeUntilNoStepIsLeft(const std::string& transport, const std::string& address,
+                                     absl::Duration limit) {
+  const absl::Time start = absl::Now();
+  while (absl::Now() - start < limit) {
+    absl::StatusOr<distributed::GetStatusResponse> status = TaskStatus(transport, address);
+    if (status.ok() && status->live_steps() == 0) return absl::Now() - start;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  return limit;
+}
+
+// Waits until a step runs on `address`; false after 5 s.
+bool WaitForARunningStep(const std::string& transport, const std::string& address) {
+  for (int i = 0; i < 250; ++i) {
+    absl::StatusOr<distributed::GetStatusResponse> status = TaskStatus(transport, address);
+    if (status.ok() && status->live_steps() > 0) return true;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  return false;
+}
+
+// The master (task 0) is killed while its endless step runs on worker 1, whose calls may last a
+// minute: worker 1 sees the master's RunGraph call broken, cancels the step and drops its state
+// within the orphan check's bound (100 ms, plus the time to stop the loop), and says so in its
+// log.
+TEST_P(DistributedIntegrationTest, AMasterKilledMidStepHasItsStepCancelledOnTheWorker) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster({}, /*call_timeout_ms=*/60000));
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      Connect(EndlessLoopOnWorker1(), ClientOptions());
+  ASSERT_TRUE(session.ok()) << session.status() << "\n" << Logs();
+  absl::Status step_status;
+  std::thread step([&] {
+    RunOptions options;
+    options.timeout_ms = 120000;
+    std::vector<Tensor> out;
+    step_status = (*session)->Run(options, {}, {"endless/Exit"}, {}, &out, nullptr);
+  });
+  const bool running = WaitForARunningStep(GetParam(), cluster_->Address("worker", 1));
+  ASSERT_TRUE(cluster_->Kill("worker", 0, SIGKILL).ok());
+  step.join();
+  ASSERT_TRUE(running) << Logs();
+  EXPECT_EQ(step_status.code(), absl::StatusCode::kUnavailable) << step_status;
+
+  const absl::Duration took =
+      TimeUntilNoStepIsLeft(GetParam(), cluster_->Address("worker", 1), absl::Seconds(30));
+  std::cout << "worker 1 dropped the orphaned step " << absl::FormatDuration(took)
+            << " after the master was killed\n";
+  // The bound: the 100 ms check period and the loop's stop, with room for a loaded machine; the
+  // call's own deadline (60 s) is far away.
+  EXPECT_LT(took, absl::Seconds(3)) << Logs();
+  EXPECT_THAT(cluster_->Log("worker", 1),
+              HasSubstr("its master no longer waits for it (the master died"));
+  ASSERT_TRUE(cluster_->Restart("worker", 0).ok());
+}
+
+// The client (`tessera run` with no timeout, so its call may last the cluster's 60 s) is killed
+// while its endless step runs on worker 1: the master sees its RunStep call broken, cancels the
+// step on every task, and the step's state is gone everywhere within the bound.
+TEST_P(DistributedIntegrationTest, AClientKilledMidStepHasItsStepCancelledEverywhere) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster({}, /*call_timeout_ms=*/60000));
+  std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
+  {
+    std::ofstream graph(graph_path);
+    graph << EndlessLoopOnWorker1();
+  }
+  absl::StatusOr<std::unique_ptr<ChildProcess>> client =
+      ChildProcess::Start({TesseraBinary(), "run", graph_path, "--server",
+                           cluster_->Target("worker", 0), "--fetch", "endless/Exit"},
+                          cluster_->temp_dir() + "/client.log");
+  ASSERT_TRUE(client.ok()) << client.status();
+  ASSERT_TRUE(WaitForARunningStep(GetParam(), cluster_->Address("worker", 1)))
+      << (*client)->Log() << Logs();
+  (*client)->Kill();
+
+  absl::Duration took;
+  for (int task : {1, 0}) {
+    took = std::max(took, TimeUntilNoStepIsLeft(GetParam(), cluster_->Address("worker", task),
+                                                absl::Seconds(30)));
+  }
+  std::cout << "the killed client's step was gone from both tasks " << absl::FormatDuration(took)
+            << " after the kill\n";
+  EXPECT_LT(took, absl::Seconds(3)) << Logs();
+  EXPECT_THAT(cluster_->Log("worker", 0),
+              HasSubstr("its client no longer waits for it (the client died"));
+}
+
+// Worker 1 is stopped (SIGSTOP) while it runs the step: the run ends by its --timeout-ms, and the
+// message names worker 1, whose piece was still running, as the one past the deadline.
+TEST_P(DistributedIntegrationTest, AWorkerStoppedMidStepEndsTheRunByItsDeadlineNamingIt) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster({}, /*call_timeout_ms=*/60000));
+  std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
+  {
+    std::ofstream graph(graph_path);
+    graph << EndlessLoopOnWorker1();
+  }
+  absl::StatusOr<std::unique_ptr<ChildProcess>> client = ChildProcess::Start(
+      {TesseraBinary(), "run", graph_path, "--server", cluster_->Target("worker", 0), "--fetch",
+       "endless/Exit", "--timeout-ms", "3000"},
+      cluster_->temp_dir() + "/client.log");
+  ASSERT_TRUE(client.ok()) << client.status();
+  const absl::Time start = absl::Now();
+  ASSERT_TRUE(WaitForARunningStep(GetParam(), cluster_->Address("worker", 1)))
+      << (*client)->Log() << Logs();
+  ASSERT_TRUE(cluster_->Kill("worker", 1, SIGSTOP).ok());
+  absl::StatusOr<ExitStatus> exit = (*client)->Wait(absl::Seconds(60));
+  const absl::Duration took = absl::Now() - start;
+  ASSERT_TRUE(cluster_->Kill("worker", 1, SIGCONT).ok());
+  ASSERT_TRUE(exit.ok()) << exit.status();
+  EXPECT_EQ(exit->ToString(), "exited with status 1") << (*client)->Log();
+  EXPECT_THAT((*client)->Log(), HasSubstr("ran past its deadline"));
+  // Worker 0's piece (waiting for worker 1's value) stopped when aborted; worker 1 did not.
+  EXPECT_THAT((*client)->Log(), HasSubstr(absl::StrCat("still running on ", kWorker1,
+                                                       ", which did not stop within")));
+  // Its deadline, plus the start of a process and its plugins.
+  EXPECT_LT(took, absl::Milliseconds(3000) + absl::Seconds(4)) << (*client)->Log();
+  // Once worker 1 runs again, the step it was running is cancelled there too.
+  EXPECT_LT(TimeUntilNoStepIsLeft(GetParam(), cluster_->Address("worker", 1), absl::Seconds(30)),
+            absl::Seconds(10))
+      << Logs();
 }
 
 // A loop whose body spans two processes gives the count, for several trip counts.
