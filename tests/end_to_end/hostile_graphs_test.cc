@@ -2,8 +2,11 @@
 // fed as tensors (so nothing is known at import) or as constants. Each gives INVALID_ARGUMENT
 // naming the node, the shape and the limit, never a crash or a wrong result, and the session
 // keeps working.
+#include <chrono>
 #include <cstdint>
+#include <iostream>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -162,6 +165,43 @@ TEST_F(HostileGraphsTest, TilePadBroadcastRandomAndRangeAreRefused) {
                      {"delta", Tensor::Scalar<int64_t>(1)}},
                     "g"),
                 {"node 'g' (Range)", "Requires ((limit - start) / delta) <= "});
+}
+
+// A single long MatMul (8192 x 8192 x 8192, about 1.1 TFlop: many seconds on a few cores) stops
+// at the session's deadline instead of running to its end: the GEMM layer asks the host between
+// pieces of at most 16 GFlop (kGemmFlopsBetweenChecks) whether the step was cancelled.
+TEST_F(HostileGraphsTest, ALongMatMulStopsAtTheDeadline) {
+  const std::string dims =
+      Node("dims", "Const", {},
+           Attr("dtype", "type: DT_INT64") +
+               Attr("value",
+                    "tensor { dtype: DT_INT64 tensor_shape { dim { size: 2 } } int64_val: 8192 "
+                    "int64_val: 8192 }"));
+  const std::string one =
+      Node("one", "Const", {},
+           Attr("dtype", "type: DT_FLOAT") +
+               Attr("value", "tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 }"));
+  const std::string fill = Attr("T", "type: DT_FLOAT") + Attr("index_type", "type: DT_INT64");
+  const std::string text = absl::StrCat(
+      dims, one, Node("a", "Fill", {"dims", "one"}, fill), Node("b", "Fill", {"dims", "one"}, fill),
+      Node("product", "MatMul", {"a", "b"}, Attr("T", "type: DT_FLOAT")));
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &def));
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(SessionOptions(), def);
+  ASSERT_TRUE(session.ok()) << session.status();
+  RunOptions options;
+  options.timeout_ms = 300;
+  std::vector<Tensor> out;
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = (*session)->Run(options, {}, {"product"}, {}, &out, nullptr);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << status;
+  EXPECT_THAT(status.message(), HasSubstr("timeout of 300 ms"));
+  // Run returns once the step's work has stopped. The bound is a correctness bound with room for
+  // a loaded machine, not a speed figure: the uncancelled product takes many times longer.
+  std::cout << "Run with a 300 ms deadline returned after "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms\n";
+  EXPECT_LT(took, std::chrono::seconds(5));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugins/cpu/kernels/gemm/gemm.h"
+#include "plugins/cpu/kernels/gemm/gemm_kernel.h"
 #include "plugins/cpu/kernels/gemm/parallel.h"
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
@@ -117,35 +118,25 @@ class BatchMatMulKernel : public sdk::Kernel {
         c[i] = out.data<T>() + i * m * n;
       }
       if constexpr (std::is_floating_point_v<T>) {
-        BatchGemm(shape, count, a.data(), b.data(), c.data(), ctx.thread_pool());
+        if (!BatchGemm(shape, count, a.data(), b.data(), c.data(), ctx.thread_pool(),
+                       Cancellation(ctx))) {
+          return StoppedStatus(ctx);
+        }
       } else {
         const double work = 2.0 * static_cast<double>(m * n * k);
-        ParallelItems(ctx.thread_pool(), count, work,
-                      [&](int, int64_t i) { MultiplyIntegers(shape, a[i], b[i], c[i]); });
+        ParallelItems(ctx.thread_pool(), count, work, [&](int, int64_t i) {
+          GemmArgs<T> one = shape;
+          one.a = a[i];
+          one.b = b[i];
+          one.c = c[i];
+          IntegerGemm(one);
+        });
       }
       return OkStatus();
     });
   }
 
  private:
-  // C = op(A) op(B) in (i, p, j) order so that the innermost loop runs along rows of B and C.
-  template <typename T>
-  static void MultiplyIntegers(const GemmArgs<T>& s, const T* a, const T* b, T* c) {
-    std::fill(c, c + s.m * s.n, T(0));
-    for (int64_t i = 0; i < s.m; ++i) {
-      T* c_row = c + i * s.ldc;
-      for (int64_t p = 0; p < s.k; ++p) {
-        const T av = s.transpose_a ? a[p * s.lda + i] : a[i * s.lda + p];
-        if (s.transpose_b) {
-          for (int64_t j = 0; j < s.n; ++j) c_row[j] += av * b[j * s.ldb + p];
-        } else {
-          const T* b_row = b + p * s.ldb;
-          for (int64_t j = 0; j < s.n; ++j) c_row[j] += av * b_row[j];
-        }
-      }
-    }
-  }
-
   bool adj_x_ = false;
   bool adj_y_ = false;
 };

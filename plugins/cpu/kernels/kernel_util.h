@@ -3,6 +3,7 @@
 #define TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/sdk/sdk.h"
@@ -48,6 +49,28 @@ inline const std::vector<TSR_DataType>& AllTypes() {
       TSR_DTYPE_UINT16,   TSR_DTYPE_UINT32,    TSR_DTYPE_UINT64,    TSR_DTYPE_HALF,
       TSR_DTYPE_BFLOAT16, TSR_DTYPE_COMPLEX64, TSR_DTYPE_COMPLEX128};
   return *types;
+}
+
+// Integer sums and products wrap around in two's complement, as TensorFlow's do (int32
+// 2147483647 + 1 is -2147483648): computed in the unsigned type, where wrapping is defined
+// behaviour. Floating types add and multiply as usual.
+template <typename T>
+T WrappingAdd(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return a + b;
+  }
+}
+template <typename T>
+T WrappingMultiply(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return a * b;
+  }
 }
 
 // The largest window, stride, dilation or padding a sliding-window kernel accepts: 2^60. No

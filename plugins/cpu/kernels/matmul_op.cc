@@ -1,9 +1,10 @@
 // MatMul on CPU: float and double through the GEMM layer (oneDNN / OpenBLAS blocks on the host's
-// pool), int32 and int64 through one Eigen contraction, the transposes chosen at run time.
+// pool), int32 and int64 through IntegerGemm over rows on the pool, the transposes chosen at run
+// time.
 #include <type_traits>
 
-#include "plugins/cpu/kernels/eigen_util.h"
 #include "plugins/cpu/kernels/gemm/gemm.h"
+#include "plugins/cpu/kernels/gemm/gemm_kernel.h"
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 
@@ -64,20 +65,29 @@ class MatMulKernel : public sdk::Kernel {
       args.ldb = b.dim(1);
       args.c = out.data<T>();
       args.ldc = out.dim(1);
-      Gemm(args, ctx.thread_pool());
+      if (!Gemm(args, ctx.thread_pool(), Cancellation(ctx))) return StoppedStatus(ctx);
     } else {
-      sdk::EigenDevice device(ctx.thread_pool());
-      auto out_matrix = Matrix<T>(out.data<T>(), out.dim(0), out.dim(1));
-      if (a.dim(a_inner) == 0) {
-        // An empty inner dimension sums nothing: TensorFlow's result is zeros.
-        out_matrix.device(device.device()) = out_matrix.constant(T(0));
-        return OkStatus();
-      }
-      Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_pair;
-      contract_pair[0] = Eigen::IndexPair<Eigen::DenseIndex>(a_inner, b_inner);
-      out_matrix.device(device.device()) =
-          Matrix<const T>(a.data<const T>(), a.dim(0), a.dim(1))
-              .contract(Matrix<const T>(b.data<const T>(), b.dim(0), b.dim(1)), contract_pair);
+      GemmArgs<T> args;
+      args.transpose_a = a_inner == 0;
+      args.transpose_b = b_inner == 1;
+      args.m = out.dim(0);
+      args.n = out.dim(1);
+      args.k = a.dim(a_inner);
+      args.a = a.data<const T>();
+      args.lda = a.dim(1);
+      args.b = b.data<const T>();
+      args.ldb = b.dim(1);
+      args.c = out.data<T>();
+      args.ldc = out.dim(1);
+      // Rows of C in parallel; an empty inner dimension sums nothing, so C is zeros.
+      const double row_cost = static_cast<double>(args.n) * static_cast<double>(args.k) + 1;
+      ctx.ParallelFor(args.m, CostPerUnit(row_cost), [&](int64_t begin, int64_t end) {
+        GemmArgs<T> rows = args;
+        rows.m = end - begin;
+        rows.a = args.transpose_a ? args.a + begin : args.a + begin * args.lda;
+        rows.c = args.c + begin * args.ldc;
+        IntegerGemm(rows);
+      });
     }
     return OkStatus();
   }

@@ -2,6 +2,7 @@
 // enough to be cut into blocks on the pool, every registered type, run-to-run determinism, plus
 // TensorFlow's shape errors.
 #include <cstring>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -63,6 +64,17 @@ TEST(MatMulOpTest, FloatMatchesReference) { CheckAllSizes<float>(); }
 TEST(MatMulOpTest, DoubleMatchesReference) { CheckAllSizes<double>(); }
 TEST(MatMulOpTest, Int32MatchesReference) { CheckAllSizes<int32_t>(); }
 TEST(MatMulOpTest, Int64MatchesReference) { CheckAllSizes<int64_t>(); }
+
+// Integer products wrap around in two's complement, as in TensorFlow.
+TEST(MatMulOpTest, IntegerProductsWrapAround) {
+  OpTester tester("MatMul");
+  tester.Attr("T", TSR_DTYPE_INT32)
+      .Input(Make<int32_t>(Shape({1, 2}), {65536, std::numeric_limits<int32_t>::max()}))
+      .Input(Make<int32_t>(Shape({2, 1}), {65536, 1}));
+  // 2^32 wraps to 0; 0 + INT32_MAX.
+  ExpectTensorNear<int32_t>(RunOk(tester), TSR_DTYPE_INT32, Shape({1, 1}),
+                            {std::numeric_limits<int32_t>::max()});
+}
 
 TEST(MatMulOpTest, FloatResultsAreTheSameOnEveryRun) {
   Tensor a = Random<float>(Shape({300, 256}), -3, 3);

@@ -21,11 +21,21 @@ namespace {
 template <typename T>
 using ConstRow = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 
+// Integer sums and products wrap (WrappingAdd, WrappingMultiply); floating rows use Eigen's
+// vectorized reductions.
 template <typename T>
 struct SumReducer {
   static T Init() { return T(0); }
-  static T Combine(T a, T b) { return a + b; }
-  static T Row(const T* p, int64_t n) { return n == 0 ? Init() : ConstRow<T>(p, n).sum(); }
+  static T Combine(T a, T b) { return WrappingAdd(a, b); }
+  static T Row(const T* p, int64_t n) {
+    if constexpr (std::is_integral_v<T>) {
+      T acc = Init();
+      for (int64_t i = 0; i < n; ++i) acc = Combine(acc, p[i]);
+      return acc;
+    } else {
+      return n == 0 ? Init() : ConstRow<T>(p, n).sum();
+    }
+  }
   static T Finalize(T acc, int64_t /*count*/) { return acc; }
 };
 
@@ -75,8 +85,16 @@ struct MinReducer {
 template <typename T>
 struct ProdReducer {
   static T Init() { return T(1); }
-  static T Combine(T a, T b) { return a * b; }
-  static T Row(const T* p, int64_t n) { return n == 0 ? Init() : ConstRow<T>(p, n).prod(); }
+  static T Combine(T a, T b) { return WrappingMultiply(a, b); }
+  static T Row(const T* p, int64_t n) {
+    if constexpr (std::is_integral_v<T>) {
+      T acc = Init();
+      for (int64_t i = 0; i < n; ++i) acc = Combine(acc, p[i]);
+      return acc;
+    } else {
+      return n == 0 ? Init() : ConstRow<T>(p, n).prod();
+    }
+  }
   static T Finalize(T acc, int64_t /*count*/) { return acc; }
 };
 

@@ -204,6 +204,30 @@ TEST(ReductionOpsTest, DoubleMatchesReference) { CheckAll<double>(); }
 TEST(ReductionOpsTest, Int32MatchesReference) { CheckAll<int32_t>(); }
 TEST(ReductionOpsTest, Int64MatchesReference) { CheckAll<int64_t>(); }
 
+// Integer sums and products wrap around in two's complement, as in TensorFlow, along rows and
+// across them.
+TEST(ReductionOpsTest, IntegerSumsAndProductsWrapAround) {
+  constexpr int32_t kMax32 = std::numeric_limits<int32_t>::max();
+  constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
+  for (const std::vector<int32_t>& axes : {std::vector<int32_t>{1}, std::vector<int32_t>{0}}) {
+    OpTester sum("Sum");
+    sum.Attr("T", TSR_DTYPE_INT32)
+        .Attr("Tidx", TSR_DTYPE_INT32)
+        .Attr("keep_dims", false)
+        .Input(Make<int32_t>(axes[0] == 1 ? Shape({1, 2}) : Shape({2, 1}), {kMax32, 1}))
+        .Input(Tensor::Vector<int32_t>(axes));
+    ExpectTensorNear<int32_t>(RunOk(sum), TSR_DTYPE_INT32, Shape({1}),
+                              {std::numeric_limits<int32_t>::min()});
+    OpTester prod("Prod");
+    prod.Attr("T", TSR_DTYPE_INT64)
+        .Attr("Tidx", TSR_DTYPE_INT32)
+        .Attr("keep_dims", false)
+        .Input(Make<int64_t>(axes[0] == 1 ? Shape({1, 2}) : Shape({2, 1}), {kMax64, 2}))
+        .Input(Tensor::Vector<int32_t>(axes));
+    ExpectTensorNear<int64_t>(RunOk(prod), TSR_DTYPE_INT64, Shape({1}), {-2});
+  }
+}
+
 TEST(ReductionOpsTest, AllAndAnyMatchReference) {
   for (Kind kind : {Kind::kAll, Kind::kAny}) {
     for (const auto& [shape, axes] : Cases()) {

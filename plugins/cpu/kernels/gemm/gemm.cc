@@ -2,7 +2,10 @@
 #include "plugins/cpu/kernels/gemm/gemm.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "plugins/cpu/kernels/gemm/gemm_backends.h"
 #include "plugins/cpu/kernels/gemm/parallel.h"
@@ -130,6 +133,9 @@ Plan PlanBatch(int64_t m, int64_t n, int64_t k, int64_t batch, int threads) {
   return plan;
 }
 
+// Depth slices are at least this deep, so that each keeps the libraries' own blocking.
+constexpr int64_t kMinSliceDepth = 256;
+
 template <typename T>
 void ScaleOutput(const GemmArgs<T>& args) {
   for (int64_t i = 0; i < args.m; ++i) {
@@ -140,6 +146,48 @@ void ScaleOutput(const GemmArgs<T>& args) {
       for (int64_t j = 0; j < args.n; ++j) row[j] *= args.beta;
     }
   }
+}
+
+}  // namespace
+
+// GemmSerial in pieces of at most cancellation.flops_between_checks where the shape allows, asking
+// `cancellation` before each; false when it said stop. Depth is sliced first: every slice packs
+// its own part of A and B, so packing costs the same as one call, and C is read and written once
+// more per slice. Rows are cut next, in whole tiles. The pieces depend only on the shape.
+namespace {
+
+template <typename T>
+bool GemmInPieces(const GemmArgs<T>& args, const GemmCancellation& cancellation) {
+  if (cancellation()) return false;
+  const double flops =
+      2.0 * static_cast<double>(args.m) * static_cast<double>(args.n) * static_cast<double>(args.k);
+  if (cancellation.cancelled == nullptr || !(flops > cancellation.flops_between_checks) ||
+      args.k <= 0 || args.alpha == T(0)) {
+    GemmSerial(args);
+    return true;
+  }
+  const int64_t pieces =
+      static_cast<int64_t>(std::min(std::ceil(flops / cancellation.flops_between_checks), 1e12));
+  const int64_t k_slices = std::min<int64_t>(pieces, std::max<int64_t>(1, args.k / kMinSliceDepth));
+  const int64_t row_panels =
+      std::min<int64_t>(CeilDiv(pieces, k_slices), CeilDiv(args.m, kRowAlign));
+  const int64_t k_step = CeilDiv(args.k, k_slices);
+  const int64_t row_step = RoundUp(CeilDiv(args.m, row_panels), kRowAlign);
+  for (int64_t r0 = 0; r0 < args.m; r0 += row_step) {
+    for (int64_t k0 = 0; k0 < args.k; k0 += k_step) {
+      if (k0 + r0 > 0 && cancellation()) return false;
+      GemmArgs<T> piece = args;
+      piece.m = std::min(args.m - r0, row_step);
+      piece.k = std::min(args.k - k0, k_step);
+      piece.beta = k0 == 0 ? args.beta : T(1);
+      // op(A) rows r0.., columns k0..; op(B) rows k0..; C rows r0...
+      piece.a = args.transpose_a ? args.a + k0 * args.lda + r0 : args.a + r0 * args.lda + k0;
+      piece.b = args.transpose_b ? args.b + k0 : args.b + k0 * args.ldb;
+      piece.c = args.c + r0 * args.ldc;
+      GemmSerial(piece);
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -157,12 +205,14 @@ void GemmSerial(const GemmArgs<T>& args) {
 }
 
 template <typename T>
-void BatchGemm(const GemmArgs<T>& shape, int64_t batch, const T* const* a, const T* const* b,
-               T* const* c, TSR_ThreadPool* pool) {
-  if (batch <= 0 || shape.m <= 0 || shape.n <= 0) return;
+bool BatchGemm(const GemmArgs<T>& shape, int64_t batch, const T* const* a, const T* const* b,
+               T* const* c, TSR_ThreadPool* pool, const GemmCancellation& cancellation) {
+  if (batch <= 0 || shape.m <= 0 || shape.n <= 0) return true;
   const Plan plan = PlanBatch(shape.m, shape.n, shape.k, batch, UsableThreads(pool));
+  std::atomic<bool> stopped{false};
   // PlanBatch already sized the items: each is worth a thread.
   ParallelItems(pool, plan.items, kMinFlopsPerBlock, [&](int, int64_t item) {
+    if (stopped.load(std::memory_order_relaxed)) return;
     if (plan.grid.blocks() == 1) {
       const int64_t end = std::min(batch, (item + 1) * plan.per_item);
       for (int64_t i = item * plan.per_item; i < end; ++i) {
@@ -170,22 +220,57 @@ void BatchGemm(const GemmArgs<T>& shape, int64_t batch, const T* const* a, const
         one.a = a[i];
         one.b = b[i];
         one.c = c[i];
-        GemmSerial(one);
+        if (!GemmInPieces(one, cancellation)) {
+          stopped.store(true, std::memory_order_relaxed);
+          return;
+        }
       }
       return;
     }
     const int64_t i = item / plan.grid.blocks();
-    GemmSerial(BlockOf(shape, plan.grid, item % plan.grid.blocks(), a[i], b[i], c[i]));
+    if (!GemmInPieces(BlockOf(shape, plan.grid, item % plan.grid.blocks(), a[i], b[i], c[i]),
+                      cancellation)) {
+      stopped.store(true, std::memory_order_relaxed);
+    }
   });
+  return !stopped.load();
 }
 
 template <typename T>
-void Gemm(const GemmArgs<T>& args, TSR_ThreadPool* pool) {
+bool Gemm(const GemmArgs<T>& args, TSR_ThreadPool* pool, const GemmCancellation& cancellation) {
   const T* a = args.a;
   const T* b = args.b;
   T* c = args.c;
-  BatchGemm(args, 1, &a, &b, &c, pool);
+  return BatchGemm(args, 1, &a, &b, &c, pool, cancellation);
 }
+
+template <typename T>
+void IntegerGemm(const GemmArgs<T>& s) {
+  for (int64_t i = 0; i < s.m; ++i) {
+    T* c_row = s.c + i * s.ldc;
+    std::fill(c_row, c_row + s.n, T(0));
+    for (int64_t p = 0; p < s.k; ++p) {
+      const T av = s.transpose_a ? s.a[p * s.lda + i] : s.a[i * s.lda + p];
+      // In the unsigned type, where wrapping is defined.
+      using U = std::make_unsigned_t<T>;
+      const U au = static_cast<U>(av);
+      if (s.transpose_b) {
+        for (int64_t j = 0; j < s.n; ++j) {
+          c_row[j] =
+              static_cast<T>(static_cast<U>(c_row[j]) + au * static_cast<U>(s.b[j * s.ldb + p]));
+        }
+      } else {
+        const T* b_row = s.b + p * s.ldb;
+        for (int64_t j = 0; j < s.n; ++j) {
+          c_row[j] = static_cast<T>(static_cast<U>(c_row[j]) + au * static_cast<U>(b_row[j]));
+        }
+      }
+    }
+  }
+}
+
+template void IntegerGemm<int32_t>(const GemmArgs<int32_t>&);
+template void IntegerGemm<int64_t>(const GemmArgs<int64_t>&);
 
 const char* GemmBackendName(TSR_DataType dtype) {
   if (dtype == TSR_DTYPE_FLOAT && internal::HaveOneDnn()) return "oneDNN";
@@ -194,11 +279,13 @@ const char* GemmBackendName(TSR_DataType dtype) {
 
 template void GemmSerial<float>(const GemmArgs<float>&);
 template void GemmSerial<double>(const GemmArgs<double>&);
-template void Gemm<float>(const GemmArgs<float>&, TSR_ThreadPool*);
-template void Gemm<double>(const GemmArgs<double>&, TSR_ThreadPool*);
-template void BatchGemm<float>(const GemmArgs<float>&, int64_t, const float* const*,
-                               const float* const*, float* const*, TSR_ThreadPool*);
-template void BatchGemm<double>(const GemmArgs<double>&, int64_t, const double* const*,
-                                const double* const*, double* const*, TSR_ThreadPool*);
+template bool Gemm<float>(const GemmArgs<float>&, TSR_ThreadPool*, const GemmCancellation&);
+template bool Gemm<double>(const GemmArgs<double>&, TSR_ThreadPool*, const GemmCancellation&);
+template bool BatchGemm<float>(const GemmArgs<float>&, int64_t, const float* const*,
+                               const float* const*, float* const*, TSR_ThreadPool*,
+                               const GemmCancellation&);
+template bool BatchGemm<double>(const GemmArgs<double>&, int64_t, const double* const*,
+                                const double* const*, double* const*, TSR_ThreadPool*,
+                                const GemmCancellation&);
 
 }  // namespace tessera::cpu

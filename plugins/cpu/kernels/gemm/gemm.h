@@ -31,6 +31,18 @@ struct GemmArgs {
   int64_t ldc = 0;
 };
 
+// Between pieces of a long product, Gemm and BatchGemm ask whether to stop (the step was
+// cancelled): a product is cut so that no piece exceeds `flops_between_checks` where its shape
+// allows (depth slices of at least 256, whole tiles of rows), so a stop is seen within about the
+// time one core takes for that many flops. Without `cancelled` nothing is cut.
+inline constexpr double kGemmFlopsBetweenChecks = 1.6e10;
+struct GemmCancellation {
+  bool (*cancelled)(const void* arg) = nullptr;
+  const void* arg = nullptr;
+  double flops_between_checks = kGemmFlopsBetweenChecks;
+  bool operator()() const { return cancelled != nullptr && cancelled(arg); }
+};
+
 // Computes `args` on the calling thread. As in BLAS, beta == 0 overwrites C without reading it
 // (a NaN there does not survive) and k == 0 (or alpha == 0) only scales C by beta.
 // T is float or double.
@@ -43,16 +55,25 @@ void GemmSerial(const GemmArgs<T>& args);
 // blocks of a thread that wakes late), and each block is one GemmSerial. The blocks depend only
 // on the shape and the pool's size, so a result is the same, bit for bit, on every run with the
 // same pool size.
+// Returns false when `cancellation` stopped it (C then holds partial results).
 template <typename T>
-void Gemm(const GemmArgs<T>& args, TSR_ThreadPool* pool);
+bool Gemm(const GemmArgs<T>& args, TSR_ThreadPool* pool,
+          const GemmCancellation& cancellation = GemmCancellation());
 
 // `batch` products of one shape (the sizes, transposes, scalars and leading dimensions of
 // `shape`; its pointers are ignored): product i reads a[i] and b[i] and writes c[i]. Whole
 // products are spread over the pool; when there are fewer products than threads each one is
-// also cut into blocks as in Gemm.
+// also cut into blocks as in Gemm. Returns false when `cancellation` stopped it.
 template <typename T>
-void BatchGemm(const GemmArgs<T>& shape, int64_t batch, const T* const* a, const T* const* b,
-               T* const* c, TSR_ThreadPool* pool);
+bool BatchGemm(const GemmArgs<T>& shape, int64_t batch, const T* const* a, const T* const* b,
+               T* const* c, TSR_ThreadPool* pool,
+               const GemmCancellation& cancellation = GemmCancellation());
+
+// C = op(A) op(B) for int32 and int64 (alpha 1, beta 0) on the calling thread, in (i, p, j) order
+// so that the innermost loop runs along rows of B and C. Sums wrap around in two's complement,
+// as TensorFlow's do.
+template <typename T>
+void IntegerGemm(const GemmArgs<T>& args);
 
 // The library that multiplies `dtype` (float or double) in this build: "oneDNN", "OpenBLAS" or
 // "Eigen".

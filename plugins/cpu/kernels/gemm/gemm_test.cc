@@ -214,6 +214,74 @@ TEST_F(GemmTest, PartitionsOverPoolsOfOneToFourThreadsMatchTheReference) {
   CheckPartitions<double>();
 }
 
+// A cancellation that counts the questions and says stop from the `stop_at`-th on (0: never).
+struct CountingCancellation {
+  std::atomic<int> asked{0};
+  int stop_at = 0;
+  GemmCancellation Get(double flops_between_checks) {
+    GemmCancellation cancellation;
+    cancellation.cancelled = [](const void* arg) {
+      auto* self = static_cast<CountingCancellation*>(const_cast<void*>(arg));
+      const int n = self->asked.fetch_add(1) + 1;
+      return self->stop_at > 0 && n >= self->stop_at;
+    };
+    cancellation.arg = this;
+    cancellation.flops_between_checks = flops_between_checks;
+    return cancellation;
+  }
+};
+
+// With a cancellation, long products run in depth slices and row panels (every transpose, beta 0
+// and 1, pools of 1 and 3 threads) and still match the reference; the layer asks before each
+// piece.
+TEST_F(GemmTest, ProductsCutForCancellationMatchTheReference) {
+  for (int threads : {1, 3}) {
+    TSR_ThreadPool pool{threads};
+    for (const Size& s : {Size{300, 200, 1000}, Size{129, 257, 700}, Size{40, 33, 2000}}) {
+      for (int t = 0; t < 4; ++t) {
+        for (float beta : {0.0f, 1.0f}) {
+          Problem<float> p(s.m, s.n, s.k, t & 1, t & 2, 1.5f, beta);
+          CountingCancellation counter;
+          // About 40 pieces per product.
+          const double flops = 2.0 * s.m * s.n * s.k;
+          ASSERT_TRUE(Gemm(p.args, &pool, counter.Get(flops / 40)));
+          p.Check("cut for cancellation, threads=" + std::to_string(threads));
+          EXPECT_GE(counter.asked.load(), 10) << s.m << "x" << s.n << "x" << s.k;
+        }
+      }
+    }
+  }
+  Problem<double> p(300, 200, 1000, true, false, 1.0, 0.0);
+  CountingCancellation counter;
+  ASSERT_TRUE(Gemm(p.args, nullptr, counter.Get(1e6)));
+  p.Check("double cut for cancellation");
+}
+
+// Once the cancellation says stop, the product ends at the next piece and says so; without one,
+// nothing is asked and nothing is cut.
+TEST_F(GemmTest, ACancelledProductStopsAtTheNextPiece) {
+  TSR_ThreadPool pool{2};
+  Problem<float> p(256, 256, 4096, false, false, 1.0f, 0.0f);
+  CountingCancellation counter;
+  counter.stop_at = 3;
+  EXPECT_FALSE(Gemm(p.args, &pool, counter.Get(1e6)));
+  // 2 * 256 * 256 * 4096 / 1e6 is about 537 pieces; it stopped after a handful.
+  EXPECT_LT(counter.asked.load(), 20);
+
+  Problem<float> batch(64, 64, 2048, false, false, 1.0f, 0.0f);
+  const float* a[2] = {batch.args.a, batch.args.a};
+  const float* b[2] = {batch.args.b, batch.args.b};
+  std::vector<float> c2(batch.c.size());
+  float* c[2] = {batch.args.c, c2.data()};
+  CountingCancellation stopper;
+  stopper.stop_at = 1;
+  EXPECT_FALSE(BatchGemm(batch.args, 2, a, b, c, &pool, stopper.Get(1e5)));
+
+  Problem<float> plain(300, 200, 1000, false, false, 1.0f, 0.0f);
+  EXPECT_TRUE(Gemm(plain.args, &pool, GemmCancellation()));
+  plain.Check("no cancellation");
+}
+
 TEST_F(GemmTest, NullPoolRunsOnTheCallingThread) {
   Problem<float> p(300, 200, 100, false, true, 2.0f, 1.0f);
   Gemm(p.args, nullptr);
