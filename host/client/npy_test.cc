@@ -317,6 +317,21 @@ TEST(NpyErrorTest, RejectsMalformedHeaderDicts) {
   ExpectInvalid(MakeNpy("{'descr': '<f4'} x", data), "unexpected text after the header dict");
 }
 
+// The header parser keeps no recursion: a list nested 200,000 deep (a 400 KB header, version
+// 2) is skipped by counting brackets and refused by name, and an unclosed one is refused too;
+// neither can overflow the stack.
+TEST(NpyErrorTest, DeeplyNestedHeadersAreRefusedWithoutRecursion) {
+  const std::string data = FloatBytes({1});
+  const std::string open(200000, '[');
+  const std::string close(200000, ']');
+  ExpectInvalid(
+      MakeNpy("{'descr': " + open + close + ", 'fortran_order': False, 'shape': (1,)}", data, 2),
+      "structured arrays (a list 'descr') are not supported");
+  ExpectInvalid(MakeNpy("{'descr': " + open, data, 2), "unterminated list in the header");
+  ExpectInvalid(MakeNpy("{'shape': " + std::string(200000, '(') + "}", data, 2),
+                "expected an integer in the shape tuple");
+}
+
 TEST(NpyErrorTest, RejectsBadHeaderKeysAndValues) {
   std::string data = FloatBytes({1});
   ExpectInvalid(MakeNpy("{'descr': True, 'fortran_order': False, 'shape': (1,)}", data),
