@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
@@ -424,12 +425,14 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
                                             const std::function<bool()>& caller_gone,
                                             distributed::RunStepResponse* response) {
   const uint64_t step_id = NewStepId();
-  const int64_t deadline_ms = CallTimeout(timeout_ms);
+  // A timeout from the network is bounded so that the deadline arithmetic below cannot overflow.
+  const int64_t deadline_ms = std::min(CallTimeout(timeout_ms), kMaxTimeoutMs);
   // The master ends the step at its deadline itself: it aborts every piece and gives them this
   // long to stop before their calls time out, so that the pieces still running then (a stopped
   // or hung task) are told apart from those that stopped. It fits in the margin a client leaves
   // between the step's timeout and its own call's deadline.
-  const int64_t grace_ms = std::clamp<int64_t>(deadline_ms / 20, 50, 1000);
+  // (A client leaves min(5 s, timeout / 10); the grace is at most a twentieth of the step's.)
+  const int64_t grace_ms = std::clamp<int64_t>(deadline_ms / 20, 1, 1000);
   const auto step_deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(deadline_ms);
   struct StepCalls {
@@ -442,6 +445,7 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     // Set when the step reached its deadline: the pieces unfinished then, and those of them that
     // had not stopped `grace_ms` after the abort (their calls timed out).
     bool past_deadline = false;
+    bool deadline_was_cause = false;
     std::vector<std::string> running_at_deadline;
     std::vector<std::string> did_not_stop;
   };
@@ -488,12 +492,12 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
                     calls->first_error = status;
                     first = true;
                   }
-                  // A piece whose call timed out after the step's own deadline did not stop
-                  // when it was aborted.
+                  // A piece whose call the transport timed out after the step's own deadline
+                  // (rpc's "did not answer") did not stop when it was aborted; one that stopped
+                  // answers with the abort's status.
                   if (calls->past_deadline &&
                       status.code() == absl::StatusCode::kDeadlineExceeded &&
-                      std::chrono::steady_clock::now() >=
-                          step_deadline + std::chrono::milliseconds(grace_ms / 2)) {
+                      absl::StrContains(status.message(), " did not answer ")) {
                     calls->did_not_stop.push_back(tasks[i]);
                   }
                   calls->finished[i] = true;
@@ -522,6 +526,8 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
         calls->past_deadline = true;
         absl::Status cause = absl::DeadlineExceededError(
             absl::StrCat("step ", step_id, " ran past its deadline of ", deadline_ms, " ms"));
+        // An earlier failure stays the step's reason; the deadline is reported only as its own.
+        calls->deadline_was_cause = calls->first_error.ok();
         if (calls->first_error.ok()) calls->first_error = cause;
         for (size_t j = 0; j < tasks.size(); ++j) {
           if (!calls->finished[j]) calls->running_at_deadline.push_back(tasks[j]);
@@ -560,13 +566,13 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
         code == absl::StatusCode::kDeadlineExceeded) {
       MarkStale();
     }
-    if (calls->past_deadline && !calls->did_not_stop.empty()) {
+    if (calls->deadline_was_cause && !calls->did_not_stop.empty()) {
       return absl::DeadlineExceededError(absl::StrCat(
           "step ", step_id, " ran past its deadline of ", deadline_ms, " ms; still running on ",
           absl::StrJoin(calls->did_not_stop, ", "), ", which did not stop within ", grace_ms,
           " ms of being aborted (stopped, hung or unreachable)"));
     }
-    if (calls->past_deadline && !calls->running_at_deadline.empty()) {
+    if (calls->deadline_was_cause && !calls->running_at_deadline.empty()) {
       return absl::DeadlineExceededError(
           absl::StrCat("step ", step_id, " ran past its deadline of ", deadline_ms,
                        " ms and was stopped; its pieces on ",

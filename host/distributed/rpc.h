@@ -25,6 +25,10 @@ namespace tessera {
 // host), this bounds how long orphaned work runs on.
 inline constexpr std::chrono::milliseconds kOrphanCheckPeriod{100};
 
+// The longest timeout a step's request may carry (2^40 ms, about 35 years); larger values from
+// the network are cut to it, so that deadline arithmetic never overflows.
+inline constexpr int64_t kMaxTimeoutMs = int64_t{1} << 40;
+
 // Method names ("Service/Method") of the control plane.
 inline constexpr char kWorkerGetStatus[] = "Worker/GetStatus";
 inline constexpr char kWorkerCreateWorkerSession[] = "Worker/CreateWorkerSession";

@@ -325,13 +325,15 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
     ++run->session->running;
     // The master enforces the step's deadline; this one, a little later, holds when the master
     // is gone.
-    int64_t timeout_ms =
-        run->args.timeout_ms() > 0 ? run->args.timeout_ms() : options_.call_timeout_ms;
+    // Bounded, so that a timeout from the network cannot overflow the deadline arithmetic.
+    int64_t timeout_ms = std::min(
+        run->args.timeout_ms() > 0 ? run->args.timeout_ms() : options_.call_timeout_ms,
+        kMaxTimeoutMs);
     run->step->deadline =
         std::min(run->step->deadline, Clock::now() + std::chrono::milliseconds(timeout_ms + 1000));
   }
   if (run->args.timeout_ms() > 0)
-    run->step->rendezvous->set_pull_timeout_ms(run->args.timeout_ms());
+    run->step->rendezvous->set_pull_timeout_ms(std::min(run->args.timeout_ms(), kMaxTimeoutMs));
   ThreadPool* pool = env_->inter_op_pool();
   BeginWork();
   pool->Schedule([this, run, pool] {

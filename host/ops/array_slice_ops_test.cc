@@ -207,6 +207,9 @@ TEST_F(ArraySliceOpsTest, SplitVRejectsBadSizes) {
   Tensor two_wildcards = Tensor::Vector<int64_t>({-1, -1, 2});
   ExpectError(InferShapes(*ops_, "SplitV", kSplitVAttrs, shapes, {nullptr, &two_wildcards, &dim}),
               "size_splits can only have one -1");
+  Tensor huge_sizes = Tensor::Vector<int64_t>({std::numeric_limits<int64_t>::max(), 2, 2});
+  ExpectError(InferShapes(*ops_, "SplitV", kSplitVAttrs, shapes, {nullptr, &huge_sizes, &dim}),
+              "size_splits [9223372036854775807,2,2] add up to more than 64 bits hold");
   Tensor short_sizes = Tensor::Vector<int64_t>({1, 2, 2});
   ExpectError(InferShapes(*ops_, "SplitV", kSplitVAttrs, shapes, {nullptr, &short_sizes, &dim}),
               "can't split axis of size 6 into pieces of size [1,2,2]");

@@ -36,7 +36,14 @@ absl::StatusOr<int64_t> WindowedOutputSize(const ShapeInferenceContext& ctx, int
                                   static_cast<int64_t>(effective_filter), " from ",
                                   static_cast<int64_t>(padded)));
   }
-  return static_cast<int64_t>((padded - effective_filter + stride) / stride);
+  // A window of 0 elements dilated far has a negative effective size: the count can then exceed
+  // 64 bits.
+  const Wide out = (padded - effective_filter + stride) / stride;
+  if (out > kMax) {
+    return ctx.Error(absl::StrCat("the window of ", filter, " elements dilated by ", dilation,
+                                  " over ", input, " gives an output size beyond 64 bits"));
+  }
+  return static_cast<int64_t>(out);
 }
 
 absl::Status UnchangedShape(ShapeInferenceContext& ctx) {

@@ -39,8 +39,14 @@ PartialShape MakeShape(const Layout& layout, int64_t batch, int64_t rows, int64_
   return shape;
 }
 
+// a * b, unknown when either is or when the product does not fit in 64 bits (a shape that large
+// is refused when it is allocated).
 int64_t MultiplyDims(int64_t a, int64_t b) {
-  return a == kUnknownDim || b == kUnknownDim ? kUnknownDim : a * b;
+  int64_t product = 0;
+  if (a == kUnknownDim || b == kUnknownDim || __builtin_mul_overflow(a, b, &product)) {
+    return kUnknownDim;
+  }
+  return product;
 }
 
 // TensorFlow's CheckValidPadding for 4-D tensors.

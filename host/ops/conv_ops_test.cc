@@ -1,5 +1,6 @@
 // Tests of the convolution ops' definitions and shape functions, and of BatchMatMulV2's
 // (defined with the math ops).
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -41,20 +42,20 @@ class ConvOpsTest : public ::testing::Test {
 };
 
 // Conv attrs in text format; `paddings` is only written when non-empty.
-std::string ConvAttrs(const std::string& padding, std::vector<int> strides,
-                      std::vector<int> dilations = {1, 1, 1, 1},
-                      const std::string& data_format = "NHWC", std::vector<int> paddings = {}) {
+std::string ConvAttrs(const std::string& padding, std::vector<int64_t> strides,
+                      std::vector<int64_t> dilations = {1, 1, 1, 1},
+                      const std::string& data_format = "NHWC", std::vector<int64_t> paddings = {}) {
   std::string text =
       absl::StrCat("attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'padding' value { s: '",
                    padding, "' } } attr { key: 'data_format' value { s: '", data_format,
                    "' } } attr { key: 'strides' value { list {");
-  for (int s : strides) absl::StrAppend(&text, " i: ", s);
+  for (int64_t s : strides) absl::StrAppend(&text, " i: ", s);
   absl::StrAppend(&text, " } } } attr { key: 'dilations' value { list {");
-  for (int d : dilations) absl::StrAppend(&text, " i: ", d);
+  for (int64_t d : dilations) absl::StrAppend(&text, " i: ", d);
   absl::StrAppend(&text, " } } }");
   if (!paddings.empty()) {
     absl::StrAppend(&text, " attr { key: 'explicit_paddings' value { list {");
-    for (int p : paddings) absl::StrAppend(&text, " i: ", p);
+    for (int64_t p : paddings) absl::StrAppend(&text, " i: ", p);
     absl::StrAppend(&text, " } } }");
   }
   return text;
@@ -169,6 +170,20 @@ TEST_F(ConvOpsTest, Conv2DErrors) {
   ExpectError(InferShapes(*ops_, "Conv2D", ConvAttrs("VALID", {1, 1, 1, 1}),
                           {PartialShape({5, 5, 4}), PartialShape({3, 3, 4, 8})}),
               "shape must be rank 4 but is rank 3");
+  // Sizes whose arithmetic would not fit in 64 bits are refused, never wrapped.
+  constexpr int64_t k2p62 = int64_t{1} << 62;
+  ExpectError(InferShapes(*ops_, "Conv2D",
+                          ConvAttrs("EXPLICIT", {1, 1, 1, 1}, {1, 1, 1, 1}, "NHWC",
+                                    {0, 0, k2p62, k2p62, 0, 0, 0, 0}),
+                          shapes),
+              "the window of 3 elements dilated by 1 over 5 padded by 4611686018427387904 and "
+              "4611686018427387904 does not fit in 64 bits");
+  ExpectError(InferShapes(*ops_, "Conv2D",
+                          ConvAttrs("VALID", {1, 1, 1, 1},
+                                    {1, std::numeric_limits<int64_t>::max(), 1, 1}),
+                          {PartialShape({1, 5, 5, 4}), PartialShape({0, 3, 4, 8})}),
+              "the window of 0 elements dilated by 9223372036854775807 over 5 gives an output "
+              "size beyond 64 bits");
   // Explicit paddings.
   ExpectError(
       InferShapes(*ops_, "Conv2D",

@@ -181,6 +181,11 @@ absl::Status PoolShape(ShapeInferenceContext& ctx, const char* op, bool max_pool
         op, " requires the stride attribute to contain 4 values, but got: ", strides.size()));
   }
   RETURN_IF_ERROR(ctx.GetAttr("ksize", &ksize));
+  for (size_t i = 0; i < ksize.size(); ++i) {
+    if (ksize[i] < 1) {
+      return ctx.Error(absl::StrCat("Sliding window ksize for dimension ", i, " was zero."));
+    }
+  }
   if (ksize.size() != 4) {
     return ctx.Error(absl::StrCat(
         op, " requires the ksize attribute to contain 4 values, but got: ", ksize.size()));

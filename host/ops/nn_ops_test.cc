@@ -241,6 +241,9 @@ TEST_F(NnOpsTest, PoolingErrorsFollowTensorFlow) {
   ExpectError(InferShapes(*ops_, "AvgPool", PoolAttrs("VALID", {1, 1, 1, 1}, {1, 0, 1, 1}),
                           {PartialShape({1, 2, 5, 1})}),
               "Stride must be > 0, but got 0");
+  ExpectError(InferShapes(*ops_, "MaxPool", PoolAttrs("VALID", {1, 0, 1, 1}, {1, 1, 1, 1}),
+                          {PartialShape({1, 2, 5, 1})}),
+              "Sliding window ksize for dimension 1 was zero.");
   ExpectError(InferShapes(*ops_, "AvgPool", PoolAttrs("VALID", {1, 1, 1, 1, 1}, {1, 1, 1, 1}),
                           {PartialShape({1, 2, 5, 1})}),
               "AvgPool requires the ksize attribute to contain 4 values, but got: 5");

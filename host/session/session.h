@@ -67,7 +67,8 @@ class Session {
   static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
                                                          const tensorflow::GraphDef& graph);
   // The same, taking the nodes of `graph` instead of copying them, so that a local session never
-  // holds a large graph twice (`graph` is left without nodes).
+  // holds a large graph twice (`graph` is left without nodes). A cluster's session copies
+  // `graph` and leaves it intact.
   static absl::StatusOr<std::unique_ptr<Session>> Create(const SessionOptions& options,
                                                          tensorflow::GraphDef&& graph);
 

@@ -49,15 +49,15 @@ absl::Status ServeCommand(const ServeArgs& args, const sigset_t& stop_signals, s
     return absl::Status(server.status().code(),
                         absl::StrCat("tessera serve: ", server.status().message()));
   }
-  out << "tessera serve: " << (*server)->task_name() << " serving master and worker at "
-      << (*server)->address() << " over " << args.transport
-      << " (devices: " << absl::StrJoin((*server)->devices(), ", ") << ")" << std::endl;
+  options.log(absl::StrCat((*server)->task_name(), " serving master and worker at ",
+                           (*server)->address(), " over ", args.transport,
+                           " (devices: ", absl::StrJoin((*server)->devices(), ", "), ")"));
 
   int signal_number = 0;
   while (sigwait(&stop_signals, &signal_number) != 0) {
   }
   (*server)->Stop();
-  out << "tessera serve: stopped" << std::endl;
+  options.log("stopped");
   return absl::OkStatus();
 }
 

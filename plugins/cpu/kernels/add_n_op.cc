@@ -1,6 +1,7 @@
 // AddN on CPU (float, double, int32, int64): the element-wise sum of N same-shape inputs, summed
 // in input order over shards of the output on the host's pool.
 #include <Eigen/Core>
+#include <type_traits>
 #include <vector>
 
 #include "plugins/cpu/kernels/kernel_util.h"
@@ -54,6 +55,19 @@ class AddNKernel : public sdk::Kernel {
     T* dst = out.data<T>();
     const int64_t total = out.num_elements();
     const int64_t cost = static_cast<int64_t>(inputs.size());
+    if constexpr (std::is_integral_v<T>) {
+      // Integer sums wrap around in two's complement, as TensorFlow's do.
+      ctx.ParallelFor(total, cost, [&](int64_t begin, int64_t end) {
+        for (int64_t k = begin; k < end; ++k) {
+          T acc = inputs[0].data<const T>()[k];
+          for (size_t i = 1; i < inputs.size(); ++i) {
+            acc = WrappingAdd(acc, inputs[i].data<const T>()[k]);
+          }
+          dst[k] = acc;
+        }
+      });
+      return;
+    }
     ctx.ParallelFor(total, cost, [&](int64_t begin, int64_t end) {
       const Eigen::Index size = static_cast<Eigen::Index>(end - begin);
       MutableArray<T> acc(dst + begin, size);

@@ -51,7 +51,7 @@ class BiasAddGradKernel : public sdk::Kernel {
             Acc sum = 0;
             for (int64_t n = 0; n < outer; ++n) {
               const T* run = in + (n * channels + c) * inner;
-              for (int64_t k = 0; k < inner; ++k) sum += run[k];
+              for (int64_t k = 0; k < inner; ++k) sum = WrappingAdd(sum, static_cast<Acc>(run[k]));
             }
             o[c] = static_cast<T>(sum);
           }
@@ -66,13 +66,15 @@ class BiasAddGradKernel : public sdk::Kernel {
           Acc* sums = partial.data() + b * channels;
           for (int64_t r = outer * b / blocks; r < outer * (b + 1) / blocks; ++r) {
             const T* row = in + r * channels;
-            for (int64_t c = 0; c < channels; ++c) sums[c] += row[c];
+            for (int64_t c = 0; c < channels; ++c) {
+              sums[c] = WrappingAdd(sums[c], static_cast<Acc>(row[c]));
+            }
           }
         }
       });
       for (int64_t c = 0; c < channels; ++c) {
         Acc sum = 0;
-        for (int64_t b = 0; b < blocks; ++b) sum += partial[b * channels + c];
+        for (int64_t b = 0; b < blocks; ++b) sum = WrappingAdd(sum, partial[b * channels + c]);
         o[c] = static_cast<T>(sum);
       }
       return OkStatus();

@@ -57,7 +57,7 @@ class BiasAddKernel : public sdk::Kernel {
           const T value = b[r % channels];
           const T* src = in + r * inner;
           T* dst = o + r * inner;
-          for (int64_t k = 0; k < inner; ++k) dst[k] = src[k] + value;
+          for (int64_t k = 0; k < inner; ++k) dst[k] = WrappingAdd(src[k], value);
         }
       });
       return OkStatus();

@@ -76,9 +76,9 @@ class CumsumKernel : public sdk::Kernel {
             const T value = src[k];
             if (exclusive) {
               dst[k] = acc[k];
-              acc[k] += value;
+              acc[k] = WrappingAdd(acc[k], value);
             } else {
-              acc[k] += value;
+              acc[k] = WrappingAdd(acc[k], value);
               dst[k] = acc[k];
             }
           }

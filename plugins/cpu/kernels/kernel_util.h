@@ -57,7 +57,8 @@ inline const std::vector<TSR_DataType>& AllTypes() {
 template <typename T>
 T WrappingAdd(T a, T b) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    using U = std::make_unsigned_t<T>;
+    // At least `unsigned`, so that 8- and 16-bit operands do not promote to a signed int.
+    using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
     return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
   } else {
     return a + b;
@@ -66,7 +67,7 @@ T WrappingAdd(T a, T b) {
 template <typename T>
 T WrappingMultiply(T a, T b) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    using U = std::make_unsigned_t<T>;
+    using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
     return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
   } else {
     return a * b;

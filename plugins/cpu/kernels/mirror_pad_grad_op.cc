@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/array_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 
@@ -34,7 +35,7 @@ void FoldDimension(const KernelContext& ctx, const T* in, const std::vector<int6
       const T* src = in + o * padded * inner;
       for (int64_t i = 0; i < padded; ++i) {
         T* row = dst + MirrorSource(i, before, size, offset) * inner;
-        for (int64_t c = 0; c < inner; ++c) row[c] += src[i * inner + c];
+        for (int64_t c = 0; c < inner; ++c) row[c] = WrappingAdd(row[c], src[i * inner + c]);
       }
     }
   });

@@ -44,7 +44,8 @@ template <typename T>
 struct MeanReducer : SumReducer<T> {
   static T Finalize(T acc, int64_t count) {
     if constexpr (std::is_integral_v<T>) {
-      return count == 0 ? T(0) : static_cast<T>(acc / static_cast<T>(count));
+      // In 64 bits: a count beyond the type (2^32 int32 values) must not wrap to 0.
+      return count == 0 ? T(0) : static_cast<T>(static_cast<int64_t>(acc) / count);
     } else {
       return acc / static_cast<T>(count);
     }

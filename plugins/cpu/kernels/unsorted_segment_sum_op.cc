@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/array_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 
@@ -38,7 +39,7 @@ void SumColumns(const T* data, const std::vector<int64_t>& ids, int64_t row_leng
     if (ids[i] < 0) continue;
     const T* src = data + static_cast<int64_t>(i) * row_length;
     T* dst = out + ids[i] * row_length;
-    for (int64_t c = begin; c < end; ++c) dst[c] += src[c];
+    for (int64_t c = begin; c < end; ++c) dst[c] = WrappingAdd(dst[c], src[c]);
   }
 }
 
