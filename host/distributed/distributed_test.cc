@@ -13,7 +13,10 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "host/distributed/proto/distributed.pb.h"
+#include "host/distributed/rpc.h"
 #include "host/distributed/server.h"
+#include "host/session/environment.h"
 #include "host/session/session.h"
 
 namespace tessera {
@@ -304,6 +307,41 @@ TEST_P(DistributedTest, ClosingTheSessionDropsItsStateEverywhere) {
   }
   EXPECT_EQ(server("worker0").state().master_sessions, 0);
   EXPECT_EQ(server("ps0").state().worker_sessions, 0);
+}
+
+// A late AbortStep for a step that already ended on a worker (cleaned up, or dropped as
+// orphaned) creates no state there: before, it left a step behind until the idle timeout.
+TEST_P(DistributedTest, ALateAbortOfAnEndedStepLeavesNothingBehind) {
+  absl::StatusOr<std::shared_ptr<Environment>> env = Environment::Get([] {
+    EnvironmentOptions options;
+    options.plugin_paths = {TESSERA_LOOPBACK_PLUGIN_DIR};
+    return options;
+  }());
+  ASSERT_TRUE(env.ok()) << env.status();
+  const TransportSpec* spec = (*env)->plugins().FindTransport(GetParam());
+  ASSERT_NE(spec, nullptr);
+  std::shared_ptr<PluginTransport> transport =
+      PluginTransport::Create(*spec, (*env)->plugins().host_api());
+  absl::StatusOr<std::unique_ptr<TransportChannel>> channel =
+      transport->Connect(server("ps0").address(), {});
+  ASSERT_TRUE(channel.ok()) << channel.status();
+  const Peer peer{"ps0", channel->get()};
+
+  distributed::CleanupGraphRequest cleanup;
+  cleanup.set_step_id(42);
+  distributed::CleanupGraphResponse cleaned;
+  ASSERT_TRUE(Call(peer, kWorkerCleanupGraph, cleanup, 5000, &cleaned).ok());
+  distributed::AbortStepRequest abort;
+  abort.set_step_id(42);
+  abort.set_code(static_cast<int>(absl::StatusCode::kDeadlineExceeded));
+  abort.set_message("late");
+  distributed::AbortStepResponse aborted;
+  ASSERT_TRUE(Call(peer, kWorkerAbortStep, abort, 5000, &aborted).ok());
+  EXPECT_EQ(server("ps0").state().worker_steps, 0);
+  // A step never seen is still created by an early abort (its RunGraph may come later).
+  abort.set_step_id(43);
+  ASSERT_TRUE(Call(peer, kWorkerAbortStep, abort, 5000, &aborted).ok());
+  EXPECT_EQ(server("ps0").state().worker_steps, 1);
 }
 
 TEST_P(DistributedTest, RefusesBadServerOptions) {

@@ -484,7 +484,7 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
       for (const Tensor& feed : feeds) TensorToProto(feed, args.add_args());
     }
     CallAsync(peers[i], kWorkerRunGraph, args, deadline_ms + grace_ms, &calls->responses[i],
-              [calls, abort_all, i, tasks, step_deadline, grace_ms](const absl::Status& status) {
+              [calls, abort_all, i, tasks](const absl::Status& status) mutable {
                 bool first = false;
                 {
                   std::lock_guard<std::mutex> lock(calls->mu);
@@ -504,8 +504,15 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
                 }
                 // The root cause is kept; the other pieces stop with it.
                 if (first) abort_all(status);
-                std::lock_guard<std::mutex> lock(calls->mu);
-                if (--calls->remaining == 0) calls->cv.notify_all();
+                StepCalls* state = calls.get();
+                std::lock_guard<std::mutex> lock(state->mu);
+                if (--state->remaining == 0) state->cv.notify_all();
+                // Dropped under the lock, while the master's thread (which cannot return before
+                // taking it) still holds the state: that thread, which reads the step's
+                // statuses, always frees them. Abseil's reference counts are invisible to
+                // ThreadSanitizer (Debian's Abseil is not instrumented), so a status freed on
+                // another thread than the one that read it last would be reported as a race.
+                calls.reset();
               });
   }
   {

@@ -252,15 +252,36 @@ void Worker::DeregisterGraph(absl::string_view request, TransportReply reply) {
 
 std::shared_ptr<Worker::Step> Worker::FindOrCreateStep(uint64_t step_id) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::shared_ptr<Step>& step = steps_[step_id];
-  if (step == nullptr) {
-    step = std::make_shared<Step>();
+  auto make_step = [&] {
+    auto step = std::make_shared<Step>();
     step->rendezvous = std::make_shared<RemoteRendezvous>(step_id, options_.task_name, channels_);
     step->rendezvous->set_pull_timeout_ms(options_.call_timeout_ms);
+    return step;
+  };
+  if (steps_.find(step_id) == steps_.end() && ended_.contains(step_id)) {
+    // A late call (an abort or a pull after the cleanup, a master's abort after the step was
+    // dropped as orphaned) gets an aborted step of its own; nothing is kept for it.
+    std::shared_ptr<Step> ended = make_step();
+    ended->Abort(absl::AbortedError(
+        absl::StrCat("step ", step_id, " already ended on ", options_.task_name)));
+    return ended;
+  }
+  std::shared_ptr<Step>& step = steps_[step_id];
+  if (step == nullptr) {
+    step = make_step();
     if (!shutdown_.ok()) step->Abort(shutdown_);
   }
   step->last_used = Clock::now();
   return step;
+}
+
+void Worker::RememberEndedLocked(uint64_t step_id) {
+  if (!ended_.insert(step_id).second) return;
+  ended_order_.push_back(step_id);
+  if (ended_order_.size() > kEndedStepsKept) {
+    ended_.erase(ended_order_.front());
+    ended_order_.pop_front();
+  }
 }
 
 void Worker::RunGraph(absl::string_view request, TransportReply reply) {
@@ -399,6 +420,7 @@ void Worker::FinishRun(const std::shared_ptr<Step>& step, uint64_t step_id, cons
   if (step->orphaned && step->running == 0) {
     auto it = steps_.find(step_id);
     if (it != steps_.end() && it->second == step) steps_.erase(it);
+    RememberEndedLocked(step_id);
   }
 }
 
@@ -430,6 +452,7 @@ int Worker::CancelOrphanedSteps() {
       if (step->running == 0) {
         auto it = steps_.find(id);
         if (it != steps_.end() && it->second == step) steps_.erase(it);
+        RememberEndedLocked(id);
       }
     }
     absl::Status cause = absl::CancelledError(absl::StrCat(
@@ -466,6 +489,7 @@ void Worker::CleanupGraph(absl::string_view request, TransportReply reply) {
       step = std::move(it->second);
       steps_.erase(it);
     }
+    RememberEndedLocked(args.step_id());
   }
   if (step != nullptr) {
     step->Abort(absl::CancelledError(

@@ -11,11 +11,13 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "host/distributed/remote_rendezvous.h"
@@ -82,6 +84,8 @@ class Worker {
   absl::StatusOr<std::shared_ptr<WorkerSession>> FindSession(const std::string& handle);
   // The step's state, created on first use (a pull may arrive before the step's RunGraph).
   std::shared_ptr<Step> FindOrCreateStep(uint64_t step_id);
+  // Records that `step_id` ended here; the worker's mutex is held.
+  void RememberEndedLocked(uint64_t step_id);
   absl::Status CheckIncarnation(absl::string_view rendezvous_key) const;
   // A RunGraph of `step` finished: drops its caller, and the step's state when the step was
   // cancelled as orphaned and nothing of it runs any more. Takes the worker's mutex.
@@ -99,6 +103,11 @@ class Worker {
   uint64_t next_graph_id_ = 1;
   std::map<std::string, std::shared_ptr<WorkerSession>> sessions_;
   std::map<uint64_t, std::shared_ptr<Step>> steps_;
+  // The last kEndedStepsKept steps that ended here (cleaned up, or dropped as orphaned): a late
+  // call for one of them must not create its state again.
+  static constexpr size_t kEndedStepsKept = 4096;
+  absl::flat_hash_set<uint64_t> ended_;
+  std::deque<uint64_t> ended_order_;
   int work_in_progress_ = 0;
   std::condition_variable work_done_;
 };

@@ -176,7 +176,25 @@ absl::Status CheckTensorSize(DataType dtype, absl::Span<const int64_t> dims, int
   for (int64_t d : dims) {
     huge = huge || __builtin_mul_overflow(elements, static_cast<unsigned __int128>(d), &elements);
   }
-  if (elements == 0) huge = false;  // a zero dimension: nothing to allocate, whatever the others
+  if (elements == 0) {
+    // A zero dimension: nothing to allocate. The other dimensions must still multiply to at most
+    // the element limit, so that no kernel's arithmetic on them (strides, row counts) can
+    // overflow. TensorFlow accepts [0, 2^62, 4]; Tessera refuses it.
+    unsigned __int128 nonzero = 1;
+    bool nonzero_huge = false;
+    for (int64_t d : dims) {
+      if (d == 0) continue;
+      nonzero_huge = nonzero_huge ||
+                     __builtin_mul_overflow(nonzero, static_cast<unsigned __int128>(d), &nonzero);
+    }
+    if (nonzero_huge || nonzero > static_cast<unsigned __int128>(kMaxElementCount)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "shape ", shape(), " of ", DataTypeString(dtype),
+          " is empty, but its nonzero dimensions multiply to more than the limit of ",
+          kMaxElementCount, " elements"));
+    }
+    huge = false;
+  }
   huge =
       huge || __builtin_mul_overflow(elements, static_cast<unsigned __int128>(element_size), &size);
   const auto decimal = [](unsigned __int128 v) {

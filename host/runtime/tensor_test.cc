@@ -61,10 +61,15 @@ TEST(TensorTest, CheckTensorSizeRefusesWhatCannotExist) {
   EXPECT_EQ(bytes, 24);
   ASSERT_TRUE(CheckTensorSize(TSR_DTYPE_DOUBLE, {}, &bytes).ok());
   EXPECT_EQ(bytes, 8);
-  // A zero dimension makes the tensor empty whatever the others are.
-  ASSERT_TRUE(
-      CheckTensorSize(TSR_DTYPE_FLOAT, {int64_t{1} << 62, 0, int64_t{1} << 62}, &bytes).ok());
+  // A zero dimension makes the tensor empty; the others must still multiply to at most 2^62, so
+  // that no kernel's arithmetic on them can overflow.
+  ASSERT_TRUE(CheckTensorSize(TSR_DTYPE_FLOAT, {int64_t{1} << 62, 0}, &bytes).ok());
   EXPECT_EQ(bytes, 0);
+  absl::Status empty = CheckTensorSize(TSR_DTYPE_FLOAT, {int64_t{1} << 62, 0, 2});
+  EXPECT_EQ(empty.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(empty.message(),
+            "shape [4611686018427387904,0,2] of float is empty, but its nonzero dimensions "
+            "multiply to more than the limit of 4611686018427387904 elements");
   // Exactly at the limit is allowed; one element more is not.
   EXPECT_TRUE(CheckTensorSize(TSR_DTYPE_INT8, {kMaxTensorBytes}).ok());
   absl::Status over = CheckTensorSize(TSR_DTYPE_INT8, {kMaxTensorBytes + 1});
