@@ -206,10 +206,17 @@ absl::Status GatherV2Shape(ShapeInferenceContext& ctx) {
     return absl::OkStatus();
   }
   int64_t axis = axis_value.empty() ? 0 : axis_value[0];
-  RETURN_IF_ERROR(ctx.WithRankAtLeast(0, static_cast<int>(axis < 0 ? -axis : axis + 1)).status());
+  // The least rank a value names, bounded so that no negation or cast of it can overflow (a rank
+  // that large fails the check anyway).
+  const auto least_rank = [](int64_t value, bool inclusive) {
+    constexpr int64_t kBound = int64_t{1} << 20;
+    const int64_t magnitude = value < -kBound || value > kBound ? kBound : (value < 0 ? -value : value);
+    return static_cast<int>(value < 0 || !inclusive ? magnitude : magnitude + 1);
+  };
+  RETURN_IF_ERROR(ctx.WithRankAtLeast(0, least_rank(axis, true)).status());
   int64_t batch_dims = 0;
   RETURN_IF_ERROR(ctx.GetAttr("batch_dims", &batch_dims));
-  RETURN_IF_ERROR(ctx.WithRankAtLeast(1, static_cast<int>(std::abs(batch_dims))).status());
+  RETURN_IF_ERROR(ctx.WithRankAtLeast(1, least_rank(batch_dims, false)).status());
   if (!params.rank_known() || !indices.rank_known()) {
     ctx.set_output(0, PartialShape::Unknown());
     return absl::OkStatus();

@@ -178,6 +178,14 @@ TEST_F(ArrayTransformOpsTest, GatherV2ReplacesTheAxis) {
                           {PartialShape({4}), PartialShape({4, 3}), PartialShape::Scalar()},
                           {nullptr, nullptr, &zero}),
               "batch_dims (1) must be less than rank(params) (1).");
+  // An axis far beyond any rank is refused by the rank check, never cast or negated past int.
+  for (int32_t huge : {std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}) {
+    Tensor huge_axis = Tensor::Scalar<int32_t>(huge);
+    ExpectError(InferShapes(*ops_, "GatherV2", kGatherAttrs,
+                            {PartialShape({4, 5}), PartialShape({3}), PartialShape::Scalar()},
+                            {nullptr, nullptr, &huge_axis}),
+                "shape must be at least rank 104857");
+  }
   Tensor far = Tensor::Scalar<int32_t>(2);
   ExpectError(InferShapes(*ops_, "GatherV2", kGatherAttrs,
                           {PartialShape({4, 5}), PartialShape({3}), PartialShape::Scalar()},
