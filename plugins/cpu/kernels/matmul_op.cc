@@ -51,34 +51,22 @@ class MatMulKernel : public sdk::Kernel {
   static Status Multiply(KernelContext& ctx, const TensorView& a, const TensorView& b, int a_inner,
                          int b_inner, const TensorView& out) {
     if (out.num_elements() == 0) return OkStatus();
+    // Row-major A is m x k (k x m when transposed), B is k x n (n x k when transposed).
+    GemmArgs<T> args;
+    args.transpose_a = a_inner == 0;
+    args.transpose_b = b_inner == 1;
+    args.m = out.dim(0);
+    args.n = out.dim(1);
+    args.k = a.dim(a_inner);
+    args.a = a.data<const T>();
+    args.lda = a.dim(1);
+    args.b = b.data<const T>();
+    args.ldb = b.dim(1);
+    args.c = out.data<T>();
+    args.ldc = out.dim(1);
     if constexpr (std::is_floating_point_v<T>) {
-      // Row-major A is m x k (k x m when transposed), B is k x n (n x k when transposed).
-      GemmArgs<T> args;
-      args.transpose_a = a_inner == 0;
-      args.transpose_b = b_inner == 1;
-      args.m = out.dim(0);
-      args.n = out.dim(1);
-      args.k = a.dim(a_inner);
-      args.a = a.data<const T>();
-      args.lda = a.dim(1);
-      args.b = b.data<const T>();
-      args.ldb = b.dim(1);
-      args.c = out.data<T>();
-      args.ldc = out.dim(1);
       if (!Gemm(args, ctx.thread_pool(), Cancellation(ctx))) return StoppedStatus(ctx);
     } else {
-      GemmArgs<T> args;
-      args.transpose_a = a_inner == 0;
-      args.transpose_b = b_inner == 1;
-      args.m = out.dim(0);
-      args.n = out.dim(1);
-      args.k = a.dim(a_inner);
-      args.a = a.data<const T>();
-      args.lda = a.dim(1);
-      args.b = b.data<const T>();
-      args.ldb = b.dim(1);
-      args.c = out.data<T>();
-      args.ldc = out.dim(1);
       // Rows of C in parallel; an empty inner dimension sums nothing, so C is zeros.
       const double row_cost = static_cast<double>(args.n) * static_cast<double>(args.k) + 1;
       ctx.ParallelFor(args.m, CostPerUnit(row_cost), [&](int64_t begin, int64_t end) {

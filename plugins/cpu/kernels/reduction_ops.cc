@@ -21,17 +21,23 @@ namespace {
 template <typename T>
 using ConstRow = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 
-// Integer sums and products wrap (WrappingAdd, WrappingMultiply); floating rows use Eigen's
-// vectorized reductions.
+// A row folded with R::Combine from R::Init, element by element.
+template <typename R, typename T>
+T FoldRow(const T* p, int64_t n) {
+  T acc = R::Init();
+  for (int64_t i = 0; i < n; ++i) acc = R::Combine(acc, p[i]);
+  return acc;
+}
+
+// Integer sums and products wrap (WrappingAdd, WrappingMultiply) and fold element by element;
+// floating rows use Eigen's vectorized reductions.
 template <typename T>
 struct SumReducer {
   static T Init() { return T(0); }
   static T Combine(T a, T b) { return WrappingAdd(a, b); }
   static T Row(const T* p, int64_t n) {
     if constexpr (std::is_integral_v<T>) {
-      T acc = Init();
-      for (int64_t i = 0; i < n; ++i) acc = Combine(acc, p[i]);
-      return acc;
+      return FoldRow<SumReducer>(p, n);
     } else {
       return n == 0 ? Init() : ConstRow<T>(p, n).sum();
     }
@@ -89,9 +95,7 @@ struct ProdReducer {
   static T Combine(T a, T b) { return WrappingMultiply(a, b); }
   static T Row(const T* p, int64_t n) {
     if constexpr (std::is_integral_v<T>) {
-      T acc = Init();
-      for (int64_t i = 0; i < n; ++i) acc = Combine(acc, p[i]);
-      return acc;
+      return FoldRow<ProdReducer>(p, n);
     } else {
       return n == 0 ? Init() : ConstRow<T>(p, n).prod();
     }
