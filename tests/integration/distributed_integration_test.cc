@@ -162,6 +162,21 @@ class DistributedIntegrationTest : public ::testing::TestWithParam<std::string> 
   }
 
   // The logs of every task, for failure messages.
+  // `tessera run` of the endless loop on worker 1 against worker 0, with `flags` added; its log
+  // is client.log in the cluster's folder.
+  absl::StatusOr<std::unique_ptr<ChildProcess>> StartEndlessClient(
+      const std::vector<std::string>& flags) {
+    const std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
+    {
+      std::ofstream graph(graph_path);
+      graph << EndlessLoopOnWorker1();
+    }
+    std::vector<std::string> command = {TesseraBinary(), "run", graph_path, "--server",
+                                        cluster_->Target("worker", 0), "--fetch", "endless/Exit"};
+    command.insert(command.end(), flags.begin(), flags.end());
+    return ChildProcess::Start(command, cluster_->temp_dir() + "/client.log");
+  }
+
   std::string Logs() const {
     std::string logs;
     for (const ClusterTask& task : cluster_->tasks()) {
@@ -307,15 +322,8 @@ absl::StatusOr<distributed::GetStatusResponse> TaskStatus(const std::string& tra
 TEST_P(DistributedIntegrationTest, AClientKilledMidStepLeavesNoStateBehind) {
   ASSERT_NO_FATAL_FAILURE(
       StartCluster({"--session-idle-timeout-ms", "1500", "--step-idle-timeout-ms", "1500"}));
-  std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
-  {
-    std::ofstream graph(graph_path);
-    graph << EndlessLoopOnWorker1();
-  }
-  absl::StatusOr<std::unique_ptr<ChildProcess>> client = ChildProcess::Start(
-      {TesseraBinary(), "run", graph_path, "--server", cluster_->Target("worker", 0), "--fetch",
-       "endless/Exit", "--timeout-ms", "3000"},
-      cluster_->temp_dir() + "/client.log");
+  absl::StatusOr<std::unique_ptr<ChildProcess>> client =
+      StartEndlessClient({"--timeout-ms", "3000"});
   ASSERT_TRUE(client.ok()) << client.status();
   // The step is running on worker 1.
   bool running = false;
@@ -409,15 +417,7 @@ TEST_P(DistributedIntegrationTest, AMasterKilledMidStepHasItsStepCancelledOnTheW
 // step on every task, and the step's state is gone everywhere within the bound.
 TEST_P(DistributedIntegrationTest, AClientKilledMidStepHasItsStepCancelledEverywhere) {
   ASSERT_NO_FATAL_FAILURE(StartCluster({}, /*call_timeout_ms=*/60000));
-  std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
-  {
-    std::ofstream graph(graph_path);
-    graph << EndlessLoopOnWorker1();
-  }
-  absl::StatusOr<std::unique_ptr<ChildProcess>> client =
-      ChildProcess::Start({TesseraBinary(), "run", graph_path, "--server",
-                           cluster_->Target("worker", 0), "--fetch", "endless/Exit"},
-                          cluster_->temp_dir() + "/client.log");
+  absl::StatusOr<std::unique_ptr<ChildProcess>> client = StartEndlessClient({});
   ASSERT_TRUE(client.ok()) << client.status();
   ASSERT_TRUE(WaitForARunningStep(GetParam(), cluster_->Address("worker", 1)))
       << (*client)->Log() << Logs();
@@ -439,15 +439,8 @@ TEST_P(DistributedIntegrationTest, AClientKilledMidStepHasItsStepCancelledEveryw
 // message names worker 1, whose piece was still running, as the one past the deadline.
 TEST_P(DistributedIntegrationTest, AWorkerStoppedMidStepEndsTheRunByItsDeadlineNamingIt) {
   ASSERT_NO_FATAL_FAILURE(StartCluster({}, /*call_timeout_ms=*/60000));
-  std::string graph_path = cluster_->temp_dir() + "/endless.pbtxt";
-  {
-    std::ofstream graph(graph_path);
-    graph << EndlessLoopOnWorker1();
-  }
-  absl::StatusOr<std::unique_ptr<ChildProcess>> client = ChildProcess::Start(
-      {TesseraBinary(), "run", graph_path, "--server", cluster_->Target("worker", 0), "--fetch",
-       "endless/Exit", "--timeout-ms", "3000"},
-      cluster_->temp_dir() + "/client.log");
+  absl::StatusOr<std::unique_ptr<ChildProcess>> client =
+      StartEndlessClient({"--timeout-ms", "3000"});
   ASSERT_TRUE(client.ok()) << client.status();
   const absl::Time start = absl::Now();
   ASSERT_TRUE(WaitForARunningStep(GetParam(), cluster_->Address("worker", 1)))
