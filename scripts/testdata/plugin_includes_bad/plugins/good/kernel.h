@@ -1,0 +1,1 @@
+// The header of kernel.cc.
