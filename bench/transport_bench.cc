@@ -246,7 +246,7 @@ void BM_TensorPull(benchmark::State& state, const char* key, size_t bytes) {
     absl::Status result;
     (*channel)->RecvTensor(
         1, key, 0,
-        [&](TSR_DataType dtype, absl::Span<const int64_t>, TSR_TensorView* view) {
+        [&](TSR_DataType dtype, absl::Span<const int64_t>, size_t, TSR_TensorView* view) {
           view->dtype = dtype;
           view->rank = 1;
           view->dims = &dims;

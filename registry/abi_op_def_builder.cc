@@ -116,7 +116,7 @@ absl::StatusOr<OpAttrSpec> MakeAttr(const TSR_OpDefBuilder& builder, const TSR_O
     return absl::InvalidArgumentError(absl::StrCat(named, " is defined twice"));
   }
   const int raw_type = RawEnumValue(attr->type);
-  if (raw_type <= TSR_ATTR_TYPE_UNSPECIFIED || raw_type > TSR_ATTR_TYPE_LIST_SHAPE) {
+  if (raw_type <= TSR_ATTR_TYPE_UNSPECIFIED || raw_type > TSR_ATTR_TYPE_LIST_FUNC) {
     return absl::InvalidArgumentError(absl::StrCat(named, ": invalid attr type ", raw_type));
   }
   spec.type = static_cast<TSR_AttrType>(raw_type);
@@ -140,8 +140,11 @@ absl::StatusOr<OpAttrSpec> MakeAttr(const TSR_OpDefBuilder& builder, const TSR_O
       spec.allowed_types.push_back(static_cast<TSR_DataType>(raw));
     }
   }
-  const bool takes_minimum =
-      spec.type == TSR_ATTR_TYPE_INT || spec.type >= TSR_ATTR_TYPE_LIST_STRING;
+  const bool takes_minimum = spec.type == TSR_ATTR_TYPE_INT ||
+                             (spec.type >= TSR_ATTR_TYPE_LIST_STRING &&
+                              spec.type <= TSR_ATTR_TYPE_LIST_SHAPE) ||
+                             spec.type == TSR_ATTR_TYPE_LIST_TENSOR ||
+                             spec.type == TSR_ATTR_TYPE_LIST_FUNC;
   if (attr->has_minimum && !takes_minimum) {
     return absl::InvalidArgumentError(
         absl::StrCat(named, ": a minimum is given for an attr of type ", AttrTypeName(spec.type),

@@ -148,6 +148,7 @@ TEST(OpDefBuilderTest, RefusesBadAttrs) {
   std::vector<Case> cases;
   cases.push_back({Attr("1x", TSR_ATTR_TYPE_INT), "attr name '1x' does not match"});
   cases.push_back({Attr("x", static_cast<TSR_AttrType>(0)), "attr 'x': invalid attr type 0"});
+  cases.push_back({Attr("x", static_cast<TSR_AttrType>(17)), "attr 'x': invalid attr type 17"});
   Case allowed_on_int{Attr("x", TSR_ATTR_TYPE_INT), "allowed_types given for an attr of type int"};
   allowed_on_int.attr.allowed_types = allowed;
   allowed_on_int.attr.num_allowed_types = 1;
@@ -180,7 +181,8 @@ TEST(OpDefBuilderTest, RefusesBadAttrs) {
   below_minimum.attr.minimum = 2;
   below_minimum.attr.default_value = &int_default;
   cases.push_back(below_minimum);
-  Case tensor{Attr("x", TSR_ATTR_TYPE_TENSOR), "attr 'x': default: attr values of type tensor",
+  Case tensor{Attr("x", TSR_ATTR_TYPE_TENSOR),
+              "attr 'x': default: an op attribute of type tensor cannot have a default value",
               absl::StatusCode::kUnimplemented};
   tensor.attr.default_value = &tensor_default;
   cases.push_back(tensor);

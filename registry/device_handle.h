@@ -21,6 +21,23 @@ struct DeviceProperties {
   int64_t memory_bytes = 0;   // 0 when unknown
   int32_t compute_units = 0;  // 0 when unknown
   size_t memory_alignment = 0;
+  std::string name;    // "" when unknown
+  std::string vendor;  // "" when unknown
+  int32_t compute_capability_major = -1;  // -1 when unknown
+  int32_t compute_capability_minor = -1;
+  std::string bus_id;  // "" when not on a bus
+  int32_t numa_node = -1;
+  uint32_t memory_kinds = 1u << TSR_MEMORY_KIND_DEVICE;  // bit (1u << TSR_MemoryKind)
+  std::string driver_version;
+};
+
+// Memory_GetStats; -1 where the plugin does not know.
+struct DeviceMemoryStats {
+  int64_t bytes_in_use = -1;
+  int64_t peak_bytes_in_use = -1;
+  int64_t bytes_limit = -1;
+  int64_t bytes_reserved = -1;
+  int64_t num_allocations = -1;
 };
 
 // One device of a plugin's device type. Created by DeviceTypeSpec::CreateDevice; the destructor
@@ -45,10 +62,14 @@ class PluginDevice {
   // The plugin's handle, for ABI calls that take one (kernel contexts). Owned by this object.
   TSR_Device* abi_handle() const { return device_; }
 
-  // Memory_Allocate; RESOURCE_EXHAUSTED (from the plugin) when out of memory.
-  absl::StatusOr<void*> Allocate(size_t size, size_t alignment);
-  // Memory_Free; NULL is a no-op.
-  void Free(void* ptr, size_t size);
+  // Memory_Allocate; RESOURCE_EXHAUSTED (from the plugin) when out of memory. INTERNAL when the
+  // plugin answers OK with a NULL pointer for a nonzero size or a misaligned pointer.
+  absl::StatusOr<void*> Allocate(size_t size, size_t alignment,
+                                 TSR_MemoryKind kind = TSR_MEMORY_KIND_DEVICE);
+  // Memory_Free; NULL is a no-op. The plugin's error (a pointer it did not allocate) is returned.
+  absl::Status Free(void* ptr, size_t size, TSR_MemoryKind kind = TSR_MEMORY_KIND_DEVICE);
+  // Memory_GetStats; UNIMPLEMENTED when the plugin has no such slot.
+  absl::StatusOr<DeviceMemoryStats> MemoryStats();
 
   // Copies; a NULL stream means the copy has completed when the call returns.
   absl::Status MemcpyHostToDevice(void* dst, const void* src, size_t size,
@@ -61,13 +82,31 @@ class PluginDevice {
   // Device_GetProperties; a plugin without the slot gets defaults (description "FAKE:0").
   absl::StatusOr<DeviceProperties> Properties();
 
-  // True when the plugin implements streams (otherwise every call is synchronous).
+  // True when the plugin implements streams and events (otherwise every call is synchronous).
   bool has_streams() const { return table_.Stream_Create != nullptr; }
-  // Stream_Create / Stream_Destroy (UNIMPLEMENTED without streams).
-  absl::StatusOr<TSR_Stream*> CreateStream();
+  // Stream_Create / Stream_Destroy (UNIMPLEMENTED without streams). INTERNAL when the plugin
+  // answers OK without a stream.
+  absl::StatusOr<TSR_Stream*> CreateStream(TSR_StreamKind kind = TSR_STREAM_KIND_COMPUTE,
+                                           int32_t priority = 0);
   void DestroyStream(TSR_Stream* stream);
   // Stream_Synchronize; OK at once for a synchronous device or a NULL stream.
   absl::Status StreamSynchronize(TSR_Stream* stream);
+  // Stream_WaitEvent; OK at once for a synchronous device or a NULL stream or event.
+  absl::Status StreamWaitEvent(TSR_Stream* stream, TSR_Event* event);
+  // Event_Create / Event_Destroy (UNIMPLEMENTED without streams).
+  absl::StatusOr<TSR_Event*> CreateEvent();
+  void DestroyEvent(TSR_Event* event);
+  // Event_Record on `stream`; OK at once for a synchronous device.
+  absl::Status RecordEvent(TSR_Event* event, TSR_Stream* stream);
+  // Event_Query: true once the recorded point has passed (always true when synchronous).
+  absl::StatusOr<bool> QueryEvent(TSR_Event* event);
+  // Event_Synchronize; OK at once for a synchronous device or a NULL event.
+  absl::Status SynchronizeEvent(TSR_Event* event);
+
+  // The TSR_EXTENSION_TYPE_DEVICE_PROFILING extension's Event_ElapsedMicros; UNIMPLEMENTED
+  // without the extension.
+  bool has_profiling() const { return profiling_.Event_ElapsedMicros != nullptr; }
+  absl::StatusOr<double> ElapsedMicros(TSR_Event* start, TSR_Event* end);
 
  private:
   friend struct DeviceTypeSpec;
@@ -79,6 +118,7 @@ class PluginDevice {
   std::string device_type_;
   int ordinal_;
   TSR_DeviceTypeRegistration table_;
+  TSR_DeviceProfilingExtension profiling_;
   PluginOrigin origin_;
   std::shared_ptr<std::mutex> call_mutex_;
   TSR_Device* device_;

@@ -56,9 +56,9 @@ TEST(PluginDeviceTest, DrivesTheFakePluginDevice) {
   ASSERT_TRUE(d.MemcpyDeviceToDevice(*b, *a, sizeof(text)).ok());
   ASSERT_TRUE(d.MemcpyDeviceToHost(back, *b, sizeof(back)).ok());
   EXPECT_STREQ(back, text);
-  d.Free(*a, 16);
-  d.Free(*b, 16);
-  d.Free(nullptr, 0);
+  EXPECT_TRUE(d.Free(*a, 16).ok());
+  EXPECT_TRUE(d.Free(*b, 16).ok());
+  EXPECT_TRUE(d.Free(nullptr, 0).ok());
 
   absl::StatusOr<DeviceProperties> properties = d.Properties();
   ASSERT_TRUE(properties.ok());
@@ -99,7 +99,7 @@ TEST(PluginDeviceTest, DeviceOutlivesItsRegistry) {
   // The library stays loaded while the device lives.
   absl::StatusOr<void*> ptr = device->Allocate(8, 8);
   ASSERT_TRUE(ptr.ok());
-  device->Free(*ptr, 8);
+  EXPECT_TRUE(device->Free(*ptr, 8).ok());
 }
 
 // ---- An in-process device whose every call can be made to fail ------------------------------
@@ -111,6 +111,7 @@ struct Behavior {
   int config_calls = 0;
   bool null_device = false;
   bool null_memory = false;
+  bool odd_memory = false;
   std::atomic<int> destroyed{0};
   std::atomic<int> in_call{0};
   std::atomic<bool> overlapped{false};
@@ -147,12 +148,17 @@ TSR_DeviceTypeRegistration Table(const char* type, uint32_t flags) {
     return static_cast<TSR_Status*>(nullptr);
   };
   r.Device_Destroy = [](TSR_Device*) { ++behavior->destroyed; };
-  r.Memory_Allocate = [](TSR_Device*, size_t, size_t, void** ptr) {
+  r.Memory_Allocate = [](TSR_Device*, TSR_Memory_Allocate_Args* args) {
     CallGuard guard;
-    *ptr = behavior->null_memory ? nullptr : &device_object;
+    args->ptr = behavior->null_memory ? nullptr
+                : behavior->odd_memory ? reinterpret_cast<char*>(&device_object) + 1
+                                       : static_cast<void*>(&device_object);
     return MaybeFail("allocate failed");
   };
-  r.Memory_Free = [](TSR_Device*, void*, size_t) { CallGuard guard; };
+  r.Memory_Free = [](TSR_Device*, const TSR_Memory_Free_Args*) {
+    CallGuard guard;
+    return MaybeFail("free failed");
+  };
   r.Memcpy_HostToDevice = [](TSR_Device*, TSR_Stream*, void*, const void*, size_t) {
     CallGuard guard;
     return MaybeFail("h2d failed");
@@ -196,6 +202,8 @@ TEST_F(InProcessDeviceTest, EveryFailingCallIsReportedWithItsSlot) {
   ExpectError(spec.CreateDevice(0).status(), absl::StatusCode::kInternal, "count failed");
   ExpectError(device->Allocate(1, 1).status(), absl::StatusCode::kInternal,
               "device 'T:0' from plugin 'inproc' Memory_Allocate: allocate failed");
+  ExpectError(device->Free(&device_object, 1), absl::StatusCode::kInternal,
+              "device 'T:0' from plugin 'inproc' Memory_Free: free failed");
   char byte = 0;
   ExpectError(device->MemcpyHostToDevice(&byte, &byte, 1), absl::StatusCode::kInternal,
               "Memcpy_HostToDevice: h2d failed");
@@ -219,6 +227,31 @@ TEST_F(InProcessDeviceTest, BrokenPromisesAreInternalErrors) {
   behavior_.null_memory = true;
   ExpectError(device->Allocate(4, 4).status(), absl::StatusCode::kInternal,
               "Memory_Allocate: returned OK but no memory for 4 bytes");
+  behavior_.null_memory = false;
+  behavior_.odd_memory = true;
+  ExpectError(device->Allocate(4, 4).status(), absl::StatusCode::kInternal,
+              "bytes, which is not aligned to the 4 bytes asked for");
+}
+
+TEST_F(InProcessDeviceTest, MemoryStatsAreUnimplementedWithoutTheSlotAndReadWithIt) {
+  TSR_DeviceTypeRegistration r = Table("M", 0);
+  std::unique_ptr<PluginDevice> without = *Spec(r)->CreateDevice(0);
+  ExpectError(without->MemoryStats().status(), absl::StatusCode::kUnimplemented,
+              "device 'M:0' from plugin 'inproc' reports no memory statistics");
+  r.Memory_GetStats = [](TSR_Device*, TSR_MemoryStats* stats) {
+    stats->bytes_in_use = 10;
+    stats->peak_bytes_in_use = 20;
+    return MaybeFail("stats failed");
+  };
+  std::unique_ptr<PluginDevice> with = *Spec(r)->CreateDevice(0);
+  absl::StatusOr<DeviceMemoryStats> stats = with->MemoryStats();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->bytes_in_use, 10);
+  EXPECT_EQ(stats->peak_bytes_in_use, 20);
+  EXPECT_EQ(stats->bytes_limit, -1);  // left alone by the plugin: unknown
+  behavior_.fail = true;
+  ExpectError(with->MemoryStats().status(), absl::StatusCode::kInternal,
+              "Memory_GetStats: stats failed");
 }
 
 TEST_F(InProcessDeviceTest, MissingPropertiesSlotGivesDefaults) {
@@ -234,12 +267,24 @@ TEST_F(InProcessDeviceTest, PropertiesAndStreamErrors) {
   r.Device_GetProperties = [](TSR_Device*, TSR_DeviceProperties*) {
     return AbiStatusCreate(TSR_CODE_UNAVAILABLE, "device lost");
   };
-  r.Stream_Create = [](TSR_Device*, TSR_Stream** stream) {
-    *stream = reinterpret_cast<TSR_Stream*>(&device_object);
+  r.Stream_Create = [](TSR_Device*, TSR_Stream_Create_Args* args) {
+    args->stream = behavior->null_device ? nullptr : reinterpret_cast<TSR_Stream*>(&device_object);
     return MaybeFail("no streams left");
   };
   r.Stream_Destroy = [](TSR_Device*, TSR_Stream*) { ++behavior->destroyed; };
   r.Stream_Synchronize = [](TSR_Device*, TSR_Stream*) { return MaybeFail("sync failed"); };
+  r.Stream_WaitEvent = [](TSR_Device*, TSR_Stream*, TSR_Event*) { return MaybeFail("wait failed"); };
+  r.Event_Create = [](TSR_Device*, TSR_Event** event) {
+    *event = reinterpret_cast<TSR_Event*>(&device_object);
+    return MaybeFail("no events left");
+  };
+  r.Event_Destroy = [](TSR_Device*, TSR_Event*) { ++behavior->destroyed; };
+  r.Event_Record = [](TSR_Device*, TSR_Event*, TSR_Stream*) { return MaybeFail("record failed"); };
+  r.Event_Query = [](TSR_Device*, TSR_Event*, bool* complete) {
+    *complete = true;
+    return MaybeFail("query failed");
+  };
+  r.Event_Synchronize = [](TSR_Device*, TSR_Event*) { return MaybeFail("event sync failed"); };
   DeviceTypeSpec spec = *Spec(r);
   std::unique_ptr<PluginDevice> device = *spec.CreateDevice(0);
   ExpectError(device->Properties().status(), absl::StatusCode::kUnavailable,
@@ -253,8 +298,63 @@ TEST_F(InProcessDeviceTest, PropertiesAndStreamErrors) {
               "Stream_Synchronize: sync failed");
   ExpectError(device->CreateStream().status(), absl::StatusCode::kInternal,
               "Stream_Create: no streams left");
+  absl::StatusOr<TSR_Event*> event = device->CreateEvent();
+  ASSERT_FALSE(event.ok());
+  ExpectError(event.status(), absl::StatusCode::kInternal, "Event_Create: no events left");
+  TSR_Event* handle = reinterpret_cast<TSR_Event*>(&device_object);
+  ExpectError(device->RecordEvent(handle, *stream), absl::StatusCode::kInternal,
+              "Event_Record: record failed");
+  ExpectError(device->StreamWaitEvent(*stream, handle), absl::StatusCode::kInternal,
+              "Stream_WaitEvent: wait failed");
+  ExpectError(device->QueryEvent(handle).status(), absl::StatusCode::kInternal,
+              "Event_Query: query failed");
+  ExpectError(device->SynchronizeEvent(handle), absl::StatusCode::kInternal,
+              "Event_Synchronize: event sync failed");
+  ExpectError(device->ElapsedMicros(handle, handle).status(), absl::StatusCode::kUnimplemented,
+              "has no device profiling extension");
+  behavior_.fail = false;
+  behavior_.null_device = true;
+  ExpectError(device->CreateStream().status(), absl::StatusCode::kInternal,
+              "Stream_Create: returned OK but no stream");
+  behavior_.null_device = false;
   device->DestroyStream(*stream);
-  EXPECT_EQ(behavior_.destroyed, 1);
+  device->DestroyEvent(handle);
+  EXPECT_EQ(behavior_.destroyed, 2);
+}
+
+TEST_F(InProcessDeviceTest, StreamSlotsComeAllTogether) {
+  TSR_DeviceTypeRegistration r = Table("P", 0);
+  r.Stream_Create = [](TSR_Device*, TSR_Stream_Create_Args*) -> TSR_Status* { return nullptr; };
+  ExpectError(Spec(r).status(), absl::StatusCode::kInvalidArgument,
+              "device type 'P' registration: slot 'Stream_Destroy' is NULL but other slots of "
+              "its group are set");
+}
+
+TEST_F(InProcessDeviceTest, ExtensionsAreFoundCopiedAndChecked) {
+  TSR_DeviceTypeRegistration r = Table("X", 0);
+  TSR_DeviceProfilingExtension profiling{};
+  profiling.base.struct_size = sizeof(profiling);
+  profiling.base.type = TSR_EXTENSION_TYPE_DEVICE_PROFILING;
+  // An unknown extension first: skipped.
+  TSR_Extension unknown{};
+  unknown.struct_size = sizeof(unknown);
+  unknown.type = 999;
+  unknown.next = &profiling.base;
+  r.extension_start = &unknown;
+  ExpectError(Spec(r).status(), absl::StatusCode::kInvalidArgument,
+              "device type 'X' registration: the device profiling extension needs events, and "
+              "the type has none");
+  unknown.next = &unknown;  // a cycle
+  ExpectError(Spec(r).status(), absl::StatusCode::kInvalidArgument,
+              "the extension list has more than 64 entries (a cycle?)");
+  unknown.next = nullptr;
+  unknown.struct_size = 4;
+  ExpectError(Spec(r).status(), absl::StatusCode::kInvalidArgument,
+              "extension 1 has struct_size 4, smaller than its header");
+  r.extension_start = nullptr;
+  absl::StatusOr<DeviceTypeSpec> plain = Spec(r);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->profiling.Event_ElapsedMicros, nullptr);
 }
 
 TSR_Status* CountForConfig(void*, int32_t requested, int32_t* count) {
@@ -319,15 +419,18 @@ TEST_F(InProcessDeviceTest, DeviceCountForConfigErrors) {
               "too many devices");
 }
 
-TEST_F(InProcessDeviceTest, MinorOneTableSizeHidesTheCountForConfigSlot) {
+TEST_F(InProcessDeviceTest, ShortTableHidesTheSlotsPastItsSize) {
   TSR_DeviceTypeRegistration r = Table("T", 0);
-  r.GetDeviceCountForConfig = CountForConfig;
-  r.struct_size = TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, Event_Synchronize);
-  DeviceTypeSpec spec = *Spec(r);
-  EXPECT_EQ(spec.registration.GetDeviceCountForConfig, nullptr);
-  behavior_.count = 2;
-  EXPECT_EQ(*spec.DeviceCountForConfig(4), 2);
-  EXPECT_EQ(behavior_.config_calls, 0);
+  // Alone it would be refused (its group is incomplete): the host must not even see it.
+  r.Stream_Create = [](TSR_Device*, TSR_Stream_Create_Args*) {
+    return AbiStatusCreate(TSR_CODE_INTERNAL, "read past the table");
+  };
+  r.struct_size = TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, Memcpy_DeviceToDevice);
+  absl::StatusOr<DeviceTypeSpec> spec = Spec(r);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->registration.Stream_Create, nullptr);
+  std::unique_ptr<PluginDevice> device = *spec->CreateDevice(0);
+  EXPECT_FALSE(device->has_streams());
 }
 
 TEST_F(InProcessDeviceTest, SerializeCallsFlagSerializesEveryCall) {
@@ -343,7 +446,7 @@ TEST_F(InProcessDeviceTest, SerializeCallsFlagSerializesEveryCall) {
       for (int i = 0; i < 2000; ++i) {
         void* ptr = *d.Allocate(1, 1);
         (void)d.MemcpyHostToDevice(ptr, &byte, 0);
-        d.Free(ptr, 1);
+        EXPECT_TRUE(d.Free(ptr, 1).ok());
       }
     });
   }

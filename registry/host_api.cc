@@ -65,7 +65,7 @@ void* HostMemoryAllocate(size_t size, size_t alignment) {
 void HostMemoryFree(void* ptr) { std::free(ptr); }
 
 // clang-format off
-#define TSR_RUNTIME_SLOTS(X) \
+#define TESSERA_RUNTIME_SLOTS(X) \
   X(ShapeContext_NumInputs) \
   X(ShapeContext_NumOutputs) \
   X(ShapeContext_GetInputShape) \
@@ -95,7 +95,8 @@ void HostMemoryFree(void* ptr) { std::free(ptr); }
   X(ThreadPool_CurrentThreadId) \
   X(ThreadPool_Schedule) \
   X(ThreadPool_ParallelFor) \
-  X(KernelContext_IsCancelled)
+  X(KernelContext_IsCancelled) \
+  X(KernelContext_AllocateStringOutput)
 // clang-format on
 
 TSR_HostApi BuildHostApi(const TSR_HostApi& runtime_slots) {
@@ -125,15 +126,21 @@ TSR_HostApi BuildHostApi(const TSR_HostApi& runtime_slots) {
   api.OpDefBuilder_SetShapeFn = OpDefBuilderSetShapeFn;
   const size_t given_size =
       runtime_slots.struct_size == 0 ? sizeof(TSR_HostApi) : runtime_slots.struct_size;
-#define TSR_COPY_SLOT(slot)                                                   \
+#define TESSERA_COPY_SLOT(slot)                                                   \
   if (given_size >= TSR_STRUCT_SIZE(TSR_HostApi, slot) && runtime_slots.slot) \
     api.slot = runtime_slots.slot;
-  TSR_RUNTIME_SLOTS(TSR_COPY_SLOT)
-#undef TSR_COPY_SLOT
+  TESSERA_RUNTIME_SLOTS(TESSERA_COPY_SLOT)
+#undef TESSERA_COPY_SLOT
   return api;
 }
 
 }  // namespace
+
+void LogForPlugin(TSR_LogSeverity severity, absl::string_view source, absl::string_view message) {
+  const std::string source_text(source);
+  const std::string message_text(message);
+  HostLog(severity, source_text.c_str(), message_text.c_str());
+}
 
 void SetPluginLogSink(PluginLogSink sink) {
   LogState& state = GetLogState();

@@ -18,6 +18,11 @@ using PluginLogSink = std::function<void(TSR_LogSeverity severity, absl::string_
 // and ERROR to stderr as "[plugin '<source>'] WARNING: <message>" and drops the rest.
 void SetPluginLogSink(PluginLogSink sink);
 
+// Logs as if plugin `source` had called TSR_HostApi.Log (the sink above sees it): for what the
+// host learns about a plugin outside a call that returns a status (a failed Memory_Free of an
+// allocator, a stream that fails while a device is destroyed).
+void LogForPlugin(TSR_LogSeverity severity, absl::string_view source, absl::string_view message);
+
 // The host table for plugins: the registry fills the Status_*, Log, HostMemory_*, Registrar_*
 // and OpDefBuilder_* slots; every non-NULL runtime slot of `runtime_slots` (ShapeContext_*,
 // KernelConstruction_*, KernelContext_*, ThreadPool_*) is copied in; the other slots of

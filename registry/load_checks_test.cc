@@ -79,6 +79,7 @@ class FileTest : public testing::Test {
     manifest_.path = (dir_ / "acme.tessera-plugin.json").string();
     manifest_.name = "acme";
     manifest_.version = "1.0.0";
+    manifest_.abi_major = TSR_ABI_VERSION_MAJOR;
     manifest_.library_path = library_;
   }
   void TearDown() override { fs::remove_all(dir_); }

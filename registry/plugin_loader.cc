@@ -30,14 +30,9 @@ LoadedPlugin Rejected(LoadedPlugin loaded, absl::Status status) {
 }
 
 // The host never calls a slot added in a minor newer than the one the plugin implements, even
-// when the plugin's struct_size would cover it.
-void DropSlotsNewerThan(uint32_t plugin_minor, PluginRegistrations& registrations) {
-  if (plugin_minor < 2) {
-    for (DeviceTypeSpec& spec : registrations.device_types) {
-      spec.registration.GetDeviceCountForConfig = nullptr;
-    }
-  }
-}
+// when the plugin's struct_size would cover it. Every slot of ABI 1.0 exists from minor 0, so
+// there is nothing to drop yet; a slot added in minor N is cleared here for plugins below N.
+void DropSlotsNewerThan(uint32_t /*plugin_minor*/, PluginRegistrations& /*registrations*/) {}
 
 // Calls Init, then checks what the plugin reported. Keeps the registrations only on success.
 absl::Status RunInit(TSR_Plugin_InitFn init, const Identity& identity,

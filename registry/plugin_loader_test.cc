@@ -109,7 +109,7 @@ TEST(PluginLoaderTest, RejectsPluginNeedingNewerHostMinorInManifest) {
   ExpectRejected(
       loaded, absl::StatusCode::kFailedPrecondition,
       absl::StrCat("plugin 'fake_minor_manifest' 0.1.0 "
-                   "(libtessera_fake_minor_manifest.so) needs host ABI >= 0.7; this "
+                   "(libtessera_fake_minor_manifest.so) needs host ABI >= 1.7; this "
                    "host is ",
                    HostAbi(), ": upgrade Tessera or install a fake_minor_manifest built for ABI ",
                    HostAbi()));
@@ -120,7 +120,7 @@ TEST(PluginLoaderTest, RejectsPluginNeedingNewerHostMinorInInitInfo) {
   LoadedPlugin loaded = LoadPlugin(FakeManifest("newer_minor_info", "fake_minor_info"), Options());
   ExpectRejected(loaded, absl::StatusCode::kFailedPrecondition,
                  absl::StrCat("plugin 'fake_minor_info' 0.1.0 (libtessera_fake_minor_info.so) "
-                              "needs host ABI >= 0.7 (as reported by TSR_Plugin_Init); this host "
+                              "needs host ABI >= 1.7 (as reported by TSR_Plugin_Init); this host "
                               "is ",
                               HostAbi(), ": upgrade Tessera"));
   EXPECT_NE(loaded.library, nullptr);  // loaded, kept alive, unused
@@ -172,7 +172,7 @@ TEST(PluginLoaderTest, RejectsLibraryTheLoaderCannotLoad) {
   std::ofstream(dir / "libtessera_text.so") << "not an ELF file";
   std::ofstream(dir / "text.tessera-plugin.json")
       << R"({"manifest_version": 1, "name": "text", "vendor": "v", "version": "1.0.0",
-            "abi": {"major": 0, "min_minor": 0}, "library": "libtessera_text.so"})";
+            "abi": {"major": 1, "min_minor": 0}, "library": "libtessera_text.so"})";
   LoadedPlugin loaded = LoadPlugin((dir / "text.tessera-plugin.json").string(), Options());
   fs::remove_all(dir);
   ExpectRejected(loaded, absl::StatusCode::kUnavailable,
@@ -272,7 +272,7 @@ TEST(InProcessPluginTest, EmulatedOlderHostRefusesNewerPlugin) {
                                                }),
                                      options),
                  absl::StatusCode::kFailedPrecondition,
-                 "needs host ABI >= 0.1 (as reported by TSR_Plugin_Init); this host is 0.0");
+                 "needs host ABI >= 1.1 (as reported by TSR_Plugin_Init); this host is 1.0");
 }
 
 // ---- Registrar rules --------------------------------------------------------------------------
@@ -350,10 +350,14 @@ TEST(RegistrarTest, DuplicateDeviceTypeIsAlreadyExists) {
                       r.Device_Create = [](void*, const TSR_Device_Create_Args*,
                                            TSR_Device**) -> TSR_Status* { return nullptr; };
                       r.Device_Destroy = [](TSR_Device*) {};
-                      r.Memory_Allocate = [](TSR_Device*, size_t, size_t, void**) -> TSR_Status* {
+                      r.Memory_Allocate = [](TSR_Device*,
+                                             TSR_Memory_Allocate_Args*) -> TSR_Status* {
                         return nullptr;
                       };
-                      r.Memory_Free = [](TSR_Device*, void*, size_t) {};
+                      r.Memory_Free = [](TSR_Device*,
+                                         const TSR_Memory_Free_Args*) -> TSR_Status* {
+                        return nullptr;
+                      };
                       auto copy = [](TSR_Device*, TSR_Stream*, void*, const void*,
                                      size_t) -> TSR_Status* { return nullptr; };
                       r.Memcpy_HostToDevice = copy;

@@ -84,10 +84,10 @@ TEST(PluginRegistryTest, AFailingPluginNeverStopsTheOthers) {
                absl::StatusCode::kFailedPrecondition, "is built for ABI major 7");
   ExpectRecord(*registry, "fake_minor_manifest", PluginState::kRejected,
                absl::StatusCode::kFailedPrecondition,
-               "needs host ABI >= 0.7; this host is " + HostAbi());
+               "needs host ABI >= 1.7; this host is " + HostAbi());
   ExpectRecord(*registry, "fake_minor_info", PluginState::kRejected,
                absl::StatusCode::kFailedPrecondition,
-               "needs host ABI >= 0.7 (as reported by TSR_Plugin_Init)");
+               "needs host ABI >= 1.7 (as reported by TSR_Plugin_Init)");
   ExpectRecord(*registry, "fake_init_error", PluginState::kRejected,
                absl::StatusCode::kFailedPrecondition, "fake device driver not installed");
   ExpectRecord(*registry, "fake_init_throws", PluginState::kRejected, absl::StatusCode::kInternal,
@@ -209,8 +209,8 @@ TEST(PluginRegistryTest, EmulatedOlderHostMinor) {
   ASSERT_NE(registry, nullptr);
   ExpectRecord(*registry, "fake_minor_manifest", PluginState::kRejected,
                absl::StatusCode::kFailedPrecondition,
-               "this host is 0.0: upgrade Tessera or install a fake_minor_manifest built for ABI "
-               "0.0");
+               "this host is 1.0: upgrade Tessera or install a fake_minor_manifest built for ABI "
+               "1.0");
 }
 
 TEST(PluginRegistryTest, UnusableOptionsFailCreate) {
@@ -445,14 +445,17 @@ TEST(PluginRegistryTest, DefaultFolderIsTheBuildTreePluginFolder) {
   }
 }
 
-TEST(PluginRegistryTest, PluginBuiltForMinorOneKeepsItsGetDeviceCount) {
+TEST(PluginRegistryTest, OlderDeviceTablesAreCountedByGetDeviceCount) {
   RegistryOptions options = Isolated();
-  options.plugin_paths = {FakePluginCase("abi_minor_1")};
+  options.plugin_paths = {FakePluginCase("older_table")};
   std::unique_ptr<PluginRegistry> registry = MustCreate(options);
   ASSERT_NE(registry, nullptr);
-  // "OLD" registers minor 1's table size; "OLDFULL" a full table but reports minor 1. Both put a
-  // trap where GetDeviceCountForConfig would be: calling it would fail these counts.
-  for (const char* type : {"OLD", "OLDFULL"}) {
+  // "OLD" has no GetDeviceCountForConfig; "OLDSHORT" a table that ends after the copies, with
+  // traps in the slots past its struct_size: reading them would fail below.
+  const DeviceTypeSpec* short_table = registry->FindDeviceType("OLDSHORT");
+  ASSERT_NE(short_table, nullptr);
+  EXPECT_EQ(short_table->registration.Stream_Create, nullptr);
+  for (const char* type : {"OLD", "OLDSHORT"}) {
     SCOPED_TRACE(type);
     const DeviceTypeSpec* spec = registry->FindDeviceType(type);
     ASSERT_NE(spec, nullptr);

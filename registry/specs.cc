@@ -68,7 +68,44 @@ absl::Status RequireTogether(absl::string_view what, std::initializer_list<Slot>
 }
 
 bool IsListType(TSR_AttrType type) {
-  return type >= TSR_ATTR_TYPE_LIST_STRING && type <= TSR_ATTR_TYPE_LIST_SHAPE;
+  return (type >= TSR_ATTR_TYPE_LIST_STRING && type <= TSR_ATTR_TYPE_LIST_SHAPE) ||
+         type == TSR_ATTR_TYPE_LIST_TENSOR || type == TSR_ATTR_TYPE_LIST_FUNC;
+}
+
+// Longest extension list a registration may have (a longer one is taken for a cycle).
+constexpr int kMaxExtensions = 64;
+
+// Copies the extension of `type` from the list at `start` into `*out` (a zeroed struct of
+// `out_size` bytes starting with TSR_Extension), keeping the shorter of the two sizes: a
+// missing extension leaves `*out` zeroed. INVALID_ARGUMENT for an extension whose struct_size is
+// smaller than its header, a type given twice, or a list that does not end.
+absl::Status CopyExtension(const std::string& what, const TSR_Extension* start, int32_t type,
+                           void* out, size_t out_size) {
+  bool found = false;
+  int count = 0;
+  for (const TSR_Extension* e = start; e != nullptr; e = e->next) {
+    if (++count > kMaxExtensions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, ": the extension list has more than ", kMaxExtensions, " entries (a cycle?)"));
+    }
+    if (e->struct_size < sizeof(TSR_Extension)) {
+      return absl::InvalidArgumentError(absl::StrCat(what, ": extension ", count,
+                                                     " has struct_size ", e->struct_size,
+                                                     ", smaller than its header (",
+                                                     sizeof(TSR_Extension), ")"));
+    }
+    if (e->type != type) continue;
+    if (found) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, ": extension type ", type, " appears twice"));
+    }
+    found = true;
+    std::memcpy(out, e, std::min(out_size, e->struct_size));
+    auto* header = static_cast<TSR_Extension*>(out);
+    header->struct_size = out_size;
+    header->next = nullptr;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -94,15 +131,31 @@ absl::StatusOr<DeviceTypeSpec> MakeDeviceTypeSpec(const TSR_DeviceTypeRegistrati
                           {"Memcpy_DeviceToDevice", r.Memcpy_DeviceToDevice != nullptr}}));
   RETURN_IF_ERROR(RequireTogether(what, {{"Stream_Create", r.Stream_Create != nullptr},
                                          {"Stream_Destroy", r.Stream_Destroy != nullptr},
-                                         {"Stream_Synchronize", r.Stream_Synchronize != nullptr}}));
-  RETURN_IF_ERROR(RequireTogether(what, {{"Event_Create", r.Event_Create != nullptr},
-                                         {"Event_Destroy", r.Event_Destroy != nullptr}}));
+                                         {"Stream_Synchronize", r.Stream_Synchronize != nullptr},
+                                         {"Stream_WaitEvent", r.Stream_WaitEvent != nullptr},
+                                         {"Event_Create", r.Event_Create != nullptr},
+                                         {"Event_Destroy", r.Event_Destroy != nullptr},
+                                         {"Event_Record", r.Event_Record != nullptr},
+                                         {"Event_Query", r.Event_Query != nullptr},
+                                         {"Event_Synchronize", r.Event_Synchronize != nullptr}}));
   DeviceTypeSpec spec;
+  RETURN_IF_ERROR(CopyExtension(what, r.extension_start, TSR_EXTENSION_TYPE_DEVICE_PROFILING,
+                                &spec.profiling, sizeof(spec.profiling)));
+  if (spec.profiling.base.struct_size != 0) {
+    if (r.Event_Create == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, ": the device profiling extension needs events, and the type has none"));
+    }
+    RETURN_IF_ERROR(RequireSlots(absl::StrCat(what, " (device profiling extension)"),
+                                 {{"Event_ElapsedMicros",
+                                   spec.profiling.Event_ElapsedMicros != nullptr}}));
+  }
   spec.device_type = r.device_type;
   spec.priority = r.priority;
   spec.flags = r.flags;
   spec.registration = r;
   spec.registration.device_type = nullptr;
+  spec.registration.extension_start = nullptr;
   spec.origin = std::move(origin);
   return spec;
 }
@@ -137,13 +190,19 @@ const char* AttrTypeName(TSR_AttrType type) {
       return "list(type)";
     case TSR_ATTR_TYPE_LIST_SHAPE:
       return "list(shape)";
+    case TSR_ATTR_TYPE_FUNC:
+      return "func";
+    case TSR_ATTR_TYPE_LIST_TENSOR:
+      return "list(tensor)";
+    case TSR_ATTR_TYPE_LIST_FUNC:
+      return "list(func)";
   }
   return "invalid";
 }
 
 absl::StatusOr<AttrData> AttrData::FromAbi(const TSR_AttrValue& value) {
   const int raw_type = RawEnumValue(value.type);
-  if (raw_type <= TSR_ATTR_TYPE_UNSPECIFIED || raw_type > TSR_ATTR_TYPE_LIST_SHAPE) {
+  if (raw_type <= TSR_ATTR_TYPE_UNSPECIFIED || raw_type > TSR_ATTR_TYPE_LIST_FUNC) {
     return absl::InvalidArgumentError(absl::StrCat("attr value has invalid type ", raw_type));
   }
   AttrData data;
@@ -213,18 +272,48 @@ absl::StatusOr<AttrData> AttrData::FromAbi(const TSR_AttrValue& value) {
       }
       break;
     case TSR_ATTR_TYPE_LIST_STRING:
+      if (value.list_size != 0 && (value.list_s == nullptr || value.list_s_size == nullptr)) {
+        return null_error(value.list_s == nullptr ? "list_s" : "list_s_size");
+      }
+      for (size_t i = 0; i < value.list_size; ++i) {
+        if (value.list_s[i] == nullptr && value.list_s_size[i] != 0) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "attr value of type list(string): element ", i, " is NULL but its size is ",
+              value.list_s_size[i]));
+        }
+        data.list_s.emplace_back(value.list_s[i] == nullptr ? "" : value.list_s[i],
+                                 value.list_s_size[i]);
+      }
+      break;
     case TSR_ATTR_TYPE_LIST_SHAPE:
-      if (value.list_size != 0) {
-        return absl::UnimplementedError(
-            absl::StrCat("attr value of type ", AttrTypeName(data.type), " with ", value.list_size,
-                         " elements cannot be expressed in ABI ", TSR_ABI_VERSION_MAJOR, ".",
-                         TSR_ABI_VERSION_MINOR, " (only an empty list can)"));
+      if (value.list_size != 0 &&
+          (value.list_shape_rank == nullptr || value.list_shape_dims == nullptr)) {
+        return null_error(value.list_shape_rank == nullptr ? "list_shape_rank"
+                                                           : "list_shape_dims");
+      }
+      for (size_t i = 0; i < value.list_size; ++i) {
+        const int32_t rank = value.list_shape_rank[i];
+        if (rank < -1 || rank > TSR_MAX_RANK) {
+          return absl::InvalidArgumentError(absl::StrCat("attr value of type list(shape): rank ",
+                                                         rank, " of element ", i,
+                                                         " is outside [-1, ", TSR_MAX_RANK, "]"));
+        }
+        if (rank > 0 && value.list_shape_dims[i] == nullptr) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "attr value of type list(shape): element ", i, " has rank ", rank, " but no dims"));
+        }
+        std::vector<int64_t> dims;
+        if (rank > 0) dims.assign(value.list_shape_dims[i], value.list_shape_dims[i] + rank);
+        data.list_shape.emplace_back(rank, std::move(dims));
       }
       break;
     case TSR_ATTR_TYPE_TENSOR:
+    case TSR_ATTR_TYPE_FUNC:
+    case TSR_ATTR_TYPE_LIST_TENSOR:
+    case TSR_ATTR_TYPE_LIST_FUNC:
       return absl::UnimplementedError(
-          absl::StrCat("attr values of type tensor are not supported as defaults in ABI ",
-                       TSR_ABI_VERSION_MAJOR, ".", TSR_ABI_VERSION_MINOR));
+          absl::StrCat("an op attribute of type ", AttrTypeName(data.type),
+                       " cannot have a default value; declare it without one"));
     case TSR_ATTR_TYPE_UNSPECIFIED:
       break;  // refused above
   }
@@ -235,7 +324,8 @@ bool AttrData::operator==(const AttrData& other) const {
   return type == other.type && i == other.i && f == other.f && b == other.b &&
          dtype == other.dtype && s == other.s && shape_rank == other.shape_rank &&
          shape_dims == other.shape_dims && list_i == other.list_i && list_f == other.list_f &&
-         list_b == other.list_b && list_type == other.list_type;
+         list_b == other.list_b && list_type == other.list_type && list_s == other.list_s &&
+         list_shape == other.list_shape;
 }
 
 const OpAttrSpec* OpSpec::FindAttr(const std::string& attr_name) const {
@@ -343,18 +433,25 @@ absl::StatusOr<TransportSpec> MakeTransportSpec(const TSR_TransportRegistration&
                                       {"Channel_RecvTensor", r.Channel_RecvTensor != nullptr},
                                       {"Reply_Send", r.Reply_Send != nullptr},
                                       {"Reply_SendTensor", r.Reply_SendTensor != nullptr}}));
-  if ((r.capabilities & TSR_TRANSPORT_CAPABILITY_RMA) != 0) {
-    RETURN_IF_ERROR(RequireSlots(absl::StrCat(what, " (RMA capability)"),
-                                 {{"Memory_Register", r.Memory_Register != nullptr},
-                                  {"Memory_Deregister", r.Memory_Deregister != nullptr}}));
-  }
-  RETURN_IF_ERROR(RequireTogether(what, {{"Memory_Register", r.Memory_Register != nullptr},
-                                         {"Memory_Deregister", r.Memory_Deregister != nullptr}}));
   TransportSpec spec;
+  RETURN_IF_ERROR(CopyExtension(what, r.extension_start, TSR_EXTENSION_TYPE_TRANSPORT_RMA,
+                                &spec.rma, sizeof(spec.rma)));
+  const bool has_rma = spec.rma.base.struct_size != 0;
+  if ((r.capabilities & TSR_TRANSPORT_CAPABILITY_RMA) != 0 && !has_rma) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, ": it has the RMA capability but no TSR_EXTENSION_TYPE_TRANSPORT_RMA extension"));
+  }
+  if (has_rma) {
+    RETURN_IF_ERROR(
+        RequireSlots(absl::StrCat(what, " (RMA extension)"),
+                     {{"Memory_Register", spec.rma.Memory_Register != nullptr},
+                      {"Memory_Deregister", spec.rma.Memory_Deregister != nullptr}}));
+  }
   spec.name = r.name;
   spec.capabilities = r.capabilities;
   spec.registration = r;
   spec.registration.name = nullptr;
+  spec.registration.extension_start = nullptr;
   spec.origin = std::move(origin);
   return spec;
 }

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -41,6 +42,8 @@ struct DeviceTypeSpec {
   // plugin's extra tail is dropped. `struct_size` is the host's; `device_type` is NULL here (the
   // plugin's string is borrowed; use the member above).
   TSR_DeviceTypeRegistration registration{};
+  // The TSR_EXTENSION_TYPE_DEVICE_PROFILING extension, copied (all NULL when absent).
+  TSR_DeviceProfilingExtension profiling{};
   PluginOrigin origin;
   // Ranking among the providers of `device_type` (set by PluginRegistry): the active provider
   // serves the type; the others are shadowed, with the reason.
@@ -88,11 +91,12 @@ struct AttrData {
   std::vector<float> list_f;
   std::vector<bool> list_b;
   std::vector<TSR_DataType> list_type;
-  // LIST_STRING and LIST_SHAPE values: the ABI (0.1) can only express empty ones, so there is
-  // nothing more to hold.
+  std::vector<std::string> list_s;
+  // LIST_SHAPE: rank (-1 unknown) and dims of each.
+  std::vector<std::pair<int32_t, std::vector<int64_t>>> list_shape;
 
-  // Copies `value` (INVALID_ARGUMENT for inconsistent values; UNIMPLEMENTED for values ABI 0.1
-  // cannot carry: tensors and non-empty list(string) / list(shape)).
+  // Copies `value` (INVALID_ARGUMENT for inconsistent values; UNIMPLEMENTED for the kinds an op
+  // default cannot have: tensor, func, list(tensor), list(func)).
   static absl::StatusOr<AttrData> FromAbi(const TSR_AttrValue& value);
 
   bool operator==(const AttrData& other) const;
@@ -170,11 +174,13 @@ struct TransportSpec {
   uint32_t capabilities = 0;  // TSR_TransportCapability bits
   // Normalised copy, as for DeviceTypeSpec; `name` is NULL here (use the member above).
   TSR_TransportRegistration registration{};
+  // The TSR_EXTENSION_TYPE_TRANSPORT_RMA extension, copied (all NULL when absent).
+  TSR_TransportRmaExtension rma{};
   PluginOrigin origin;
 };
 
-// Validates and copies a transport registration (the memory registration pair is optional,
-// but required together with TSR_TRANSPORT_CAPABILITY_RMA).
+// Validates and copies a transport registration (a transport with TSR_TRANSPORT_CAPABILITY_RMA
+// must provide the TSR_EXTENSION_TYPE_TRANSPORT_RMA extension with both slots).
 absl::StatusOr<TransportSpec> MakeTransportSpec(const TSR_TransportRegistration& registration,
                                                 PluginOrigin origin);
 

@@ -28,13 +28,18 @@ TSR_Status* Count(void*, int32_t* count) {
 }
 TSR_Status* Create(void*, const TSR_Device_Create_Args*, TSR_Device**) { return nullptr; }
 void Destroy(TSR_Device*) {}
-TSR_Status* Allocate(TSR_Device*, size_t, size_t, void**) { return nullptr; }
-void Free(TSR_Device*, void*, size_t) {}
+TSR_Status* Allocate(TSR_Device*, TSR_Memory_Allocate_Args*) { return nullptr; }
+TSR_Status* Free(TSR_Device*, const TSR_Memory_Free_Args*) { return nullptr; }
 TSR_Status* Copy(TSR_Device*, TSR_Stream*, void*, const void*, size_t) { return nullptr; }
-TSR_Status* StreamCreate(TSR_Device*, TSR_Stream**) { return nullptr; }
+TSR_Status* StreamCreate(TSR_Device*, TSR_Stream_Create_Args*) { return nullptr; }
 void StreamDestroy(TSR_Device*, TSR_Stream*) {}
 TSR_Status* StreamSync(TSR_Device*, TSR_Stream*) { return nullptr; }
+TSR_Status* StreamWait(TSR_Device*, TSR_Stream*, TSR_Event*) { return nullptr; }
 TSR_Status* EventCreate(TSR_Device*, TSR_Event**) { return nullptr; }
+void EventDestroy(TSR_Device*, TSR_Event*) {}
+TSR_Status* EventRecord(TSR_Device*, TSR_Event*, TSR_Stream*) { return nullptr; }
+TSR_Status* EventQuery(TSR_Device*, TSR_Event*, bool*) { return nullptr; }
+TSR_Status* EventSync(TSR_Device*, TSR_Event*) { return nullptr; }
 
 TSR_DeviceTypeRegistration GoodDevice() {
   TSR_DeviceTypeRegistration r;
@@ -136,17 +141,24 @@ TEST(DeviceTypeSpecTest, EveryRequiredSlotIsNamed) {
   }
 }
 
-TEST(DeviceTypeSpecTest, StreamAndEventSlotsComeInGroups) {
+TEST(DeviceTypeSpecTest, StreamAndEventSlotsComeAllTogether) {
   TSR_DeviceTypeRegistration r = GoodDevice();
   r.Stream_Create = StreamCreate;
   r.Stream_Destroy = StreamDestroy;
   ExpectError(MakeDeviceTypeSpec(r, Origin()).status(), absl::StatusCode::kInvalidArgument,
               "slot 'Stream_Synchronize' is NULL but other slots of its group are set");
   r.Stream_Synchronize = StreamSync;
-  EXPECT_TRUE(MakeDeviceTypeSpec(r, Origin()).ok());
+  r.Stream_WaitEvent = StreamWait;
   r.Event_Create = EventCreate;
   ExpectError(MakeDeviceTypeSpec(r, Origin()).status(), absl::StatusCode::kInvalidArgument,
               "slot 'Event_Destroy' is NULL");
+  r.Event_Destroy = EventDestroy;
+  r.Event_Record = EventRecord;
+  r.Event_Query = EventQuery;
+  ExpectError(MakeDeviceTypeSpec(r, Origin()).status(), absl::StatusCode::kInvalidArgument,
+              "slot 'Event_Synchronize' is NULL");
+  r.Event_Synchronize = EventSync;
+  EXPECT_TRUE(MakeDeviceTypeSpec(r, Origin()).ok());
 }
 
 // ---- Kernels --------------------------------------------------------------------------------
@@ -265,7 +277,8 @@ void ChannelRecvTensor(TSR_TransportChannel*, const TSR_Channel_RecvTensor_Args*
 void ReplySend(TSR_TransportReply*, TSR_Status*, const void*, size_t) {}
 void ReplySendTensor(TSR_TransportReply*, TSR_Status*, const TSR_TensorView*, bool, TSR_ReleaseFn,
                      void*) {}
-TSR_Status* MemoryRegister(void*, void*, size_t, TSR_MemoryRegion**) { return nullptr; }
+TSR_Status* MemoryRegister(void*, void*, size_t, int32_t, TSR_MemoryRegion**) { return nullptr; }
+void MemoryDeregister(void*, TSR_MemoryRegion*) {}
 
 TSR_TransportRegistration GoodTransport() {
   TSR_TransportRegistration r;
@@ -306,11 +319,25 @@ TEST(TransportSpecTest, RefusesBadRegistrations) {
   r = GoodTransport();
   r.capabilities |= TSR_TRANSPORT_CAPABILITY_RMA;
   ExpectError(MakeTransportSpec(r, Origin()).status(), absl::StatusCode::kInvalidArgument,
-              "(RMA capability): required slot 'Memory_Register' is NULL");
-  r = GoodTransport();
-  r.Memory_Register = MemoryRegister;
+              "transport 'grpc' registration: it has the RMA capability but no "
+              "TSR_EXTENSION_TYPE_TRANSPORT_RMA extension");
+  TSR_TransportRmaExtension rma{};
+  rma.base.struct_size = sizeof(rma);
+  rma.base.type = TSR_EXTENSION_TYPE_TRANSPORT_RMA;
+  rma.Memory_Register = MemoryRegister;
+  r.extension_start = &rma.base;
   ExpectError(MakeTransportSpec(r, Origin()).status(), absl::StatusCode::kInvalidArgument,
-              "slot 'Memory_Deregister' is NULL but other slots of its group are set");
+              "(RMA extension): required slot 'Memory_Deregister' is NULL");
+  rma.Memory_Deregister = MemoryDeregister;
+  absl::StatusOr<TransportSpec> spec = MakeTransportSpec(r, Origin());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->rma.Memory_Register, &MemoryRegister);
+  EXPECT_EQ(spec->rma.base.next, nullptr);
+  EXPECT_EQ(spec->registration.extension_start, nullptr);
+  TSR_TransportRmaExtension twice = rma;
+  rma.base.next = &twice.base;
+  ExpectError(MakeTransportSpec(r, Origin()).status(), absl::StatusCode::kInvalidArgument,
+              "extension type 2 appears twice");
 }
 
 // ---- Attribute values ---------------------------------------------------------------------
@@ -408,16 +435,47 @@ TEST(AttrDataTest, RefusesInconsistentValues) {
               "attr value of type list(type): invalid dtype -4");
 }
 
-TEST(AttrDataTest, ValuesTheAbiCannotCarryAreUnimplemented) {
-  TSR_AttrValue ls = Value(TSR_ATTR_TYPE_LIST_SHAPE);
+TEST(AttrDataTest, ListsOfStringsAndShapesAreCopied) {
+  const char* strings[] = {"ab", "c"};
+  const size_t sizes[] = {2, 1};
+  TSR_AttrValue ls = Value(TSR_ATTR_TYPE_LIST_STRING);
   ls.list_size = 2;
-  ExpectError(
-      AttrData::FromAbi(ls).status(), absl::StatusCode::kUnimplemented,
-      absl::StrCat("attr value of type list(shape) with 2 elements cannot be expressed in ABI ",
-                   TSR_ABI_VERSION_MAJOR, ".", TSR_ABI_VERSION_MINOR));
-  ExpectError(AttrData::FromAbi(Value(TSR_ATTR_TYPE_TENSOR)).status(),
-              absl::StatusCode::kUnimplemented, "attr values of type tensor are not supported");
+  ls.list_s = strings;
+  ls.list_s_size = sizes;
+  absl::StatusOr<AttrData> data = AttrData::FromAbi(ls);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->list_s, (std::vector<std::string>{"ab", "c"}));
+  ls.list_s = nullptr;
+  ExpectError(AttrData::FromAbi(ls).status(), absl::StatusCode::kInvalidArgument,
+              "attr value of type list(string): 'list_s' is NULL but list_size is nonzero");
+
+  const int64_t dims[] = {2, -1};
+  const int32_t ranks[] = {2, -1};
+  const int64_t* dim_lists[] = {dims, nullptr};
+  TSR_AttrValue shapes = Value(TSR_ATTR_TYPE_LIST_SHAPE);
+  shapes.list_size = 2;
+  shapes.list_shape_rank = ranks;
+  shapes.list_shape_dims = dim_lists;
+  data = AttrData::FromAbi(shapes);
+  ASSERT_TRUE(data.ok()) << data.status();
+  ASSERT_EQ(data->list_shape.size(), 2u);
+  EXPECT_EQ(data->list_shape[0].second, (std::vector<int64_t>{2, -1}));
+  EXPECT_EQ(data->list_shape[1].first, -1);
+  const int32_t bad_ranks[] = {2, 1};
+  shapes.list_shape_rank = bad_ranks;
+  ExpectError(AttrData::FromAbi(shapes).status(), absl::StatusCode::kInvalidArgument,
+              "attr value of type list(shape): element 1 has rank 1 but no dims");
+}
+
+TEST(AttrDataTest, TensorAndFuncDefaultsAreUnimplemented) {
+  for (TSR_AttrType type : {TSR_ATTR_TYPE_TENSOR, TSR_ATTR_TYPE_FUNC, TSR_ATTR_TYPE_LIST_TENSOR,
+                            TSR_ATTR_TYPE_LIST_FUNC}) {
+    ExpectError(AttrData::FromAbi(Value(type)).status(), absl::StatusCode::kUnimplemented,
+                absl::StrCat("an op attribute of type ", AttrTypeName(type),
+                             " cannot have a default value; declare it without one"));
+  }
   EXPECT_STREQ(AttrTypeName(TSR_ATTR_TYPE_LIST_TYPE), "list(type)");
+  EXPECT_STREQ(AttrTypeName(TSR_ATTR_TYPE_FUNC), "func");
 }
 
 }  // namespace

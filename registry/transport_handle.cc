@@ -57,7 +57,7 @@ struct PendingPull {
 };
 
 TSR_Status* AllocateTrampoline(void* arg, TSR_DataType dtype, int32_t rank, const int64_t* dims,
-                               TSR_TensorView* destination) {
+                               size_t byte_size, TSR_TensorView* destination) {
   auto* pull = static_cast<PendingPull*>(arg);
   if (rank < 0 || rank > TSR_MAX_RANK || (rank > 0 && dims == nullptr) || destination == nullptr) {
     return ToAbiStatus(absl::InvalidArgumentError(
@@ -68,7 +68,8 @@ TSR_Status* AllocateTrampoline(void* arg, TSR_DataType dtype, int32_t rank, cons
   if (!pull->allocate) {
     return ToAbiStatus(absl::InternalError(absl::StrCat(pull->context, ": no allocate function")));
   }
-  return ToAbiStatus(pull->allocate(dtype, absl::MakeConstSpan(dims, rank), destination));
+  return ToAbiStatus(
+      pull->allocate(dtype, absl::MakeConstSpan(dims, rank), byte_size, destination));
 }
 
 void RecvDoneTrampoline(void* arg, TSR_Status* status, bool is_dead) {

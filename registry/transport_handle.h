@@ -109,10 +109,12 @@ class TransportChannel {
             CallDone done);
 
   // Pulls the tensor stored under `rendezvous_key` in step `step_id` at the peer. `allocate` is
-  // called once dtype and shape are known and fills `destination` (host memory of the right
-  // byte size) that the bytes land in; its error fails the pull. `done` runs exactly once.
-  using AllocateFn = std::function<absl::Status(TSR_DataType dtype, absl::Span<const int64_t> dims,
-                                                TSR_TensorView* destination)>;
+  // called once dtype, shape and the sender's byte size are known and fills `destination` (host
+  // memory of that byte size) that the bytes land in; its error fails the pull. `done` runs
+  // exactly once.
+  using AllocateFn =
+      std::function<absl::Status(TSR_DataType dtype, absl::Span<const int64_t> dims,
+                                 size_t byte_size, TSR_TensorView* destination)>;
   using RecvDone = std::function<void(const absl::Status& status, bool is_dead)>;
   void RecvTensor(uint64_t step_id, absl::string_view rendezvous_key, int64_t deadline_ms,
                   AllocateFn allocate, RecvDone done);

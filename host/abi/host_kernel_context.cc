@@ -8,6 +8,7 @@
 #include "host/abi/abi_attr_value.h"
 #include "host/graph/graph.h"
 #include "host/runtime/device.h"
+#include "host/runtime/packed_strings.h"
 #include "host/runtime/thread_pool.h"
 #include "registry/abi_status.h"
 
@@ -115,7 +116,26 @@ int32_t ContextNumOutputs(const TSR_KernelContext* ctx) {
 
 TSR_Status* ContextGetInput(const TSR_KernelContext* ctx, int32_t index, TSR_TensorView* view) {
   if (index < 0 || index >= ctx->num_inputs) return BadInputIndex(ctx, index);
-  FillTensorView(ctx->inputs[index], view);
+  const Tensor& input = ctx->inputs[index];
+  if (input.dtype() != TSR_DTYPE_STRING) {
+    FillTensorView(input, view);
+    return nullptr;
+  }
+  absl::StatusOr<Tensor> packed = PackStringsToBuffer(input);
+  if (!packed.ok()) {
+    return ToAbiStatus(WithContext(packed.status(), absl::StrCat("packing string input ", index,
+                                                                 " of node '", ctx->info->name,
+                                                                 "'")));
+  }
+  auto* mutable_ctx = const_cast<TSR_KernelContext*>(ctx);
+  mutable_ctx->packed_inputs.push_back(std::move(*packed));
+  const Tensor& buffer = mutable_ctx->packed_inputs.back();
+  view->struct_size = sizeof(TSR_TensorView);
+  view->dtype = TSR_DTYPE_STRING;
+  view->rank = input.shape().rank();
+  view->dims = input.shape().data();
+  view->data = buffer.data();
+  view->byte_size = static_cast<size_t>(buffer.NumElements());
   return nullptr;
 }
 
@@ -123,6 +143,12 @@ TSR_Status* ContextAllocateOutput(TSR_KernelContext* ctx, int32_t index, int32_t
                                   const int64_t* dims, TSR_TensorView* view) {
   if (index < 0 || index >= static_cast<int32_t>(ctx->outputs.size())) {
     return BadOutputIndex(ctx, index);
+  }
+  if (ctx->info->output_types[index] == TSR_DTYPE_STRING) {
+    return Error(absl::StatusCode::kInvalidArgument,
+                 absl::StrCat("node '", ctx->info->name, "': output ", index,
+                              " is a string tensor; allocate it with "
+                              "KernelContext_AllocateStringOutput"));
   }
   if (TSR_Status* bad =
           CheckShape(ctx, OutputName(index), ctx->info->output_types[index], rank, dims)) {
@@ -221,11 +247,57 @@ TSR_Status* ContextAllocateTemp(TSR_KernelContext* ctx, TSR_DataType dtype, int3
   return nullptr;
 }
 
+TSR_Status* ContextAllocateStringOutput(TSR_KernelContext* ctx, int32_t index, int32_t rank,
+                                        const int64_t* dims, size_t total_bytes,
+                                        TSR_TensorView* view) {
+  if (index < 0 || index >= static_cast<int32_t>(ctx->outputs.size())) {
+    return BadOutputIndex(ctx, index);
+  }
+  if (ctx->info->output_types[index] != TSR_DTYPE_STRING) {
+    return Error(absl::StatusCode::kInvalidArgument,
+                 absl::StrCat("node '", ctx->info->name, "': output ", index, " has type ",
+                              DataTypeString(ctx->info->output_types[index]),
+                              ", not string; allocate it with KernelContext_AllocateOutput"));
+  }
+  if (TSR_Status* bad = CheckShape(ctx, OutputName(index), TSR_DTYPE_STRING, rank, dims)) {
+    return bad;
+  }
+  TensorShape shape(absl::MakeConstSpan(dims, rank));
+  const size_t offsets = TSR_STRING_OFFSETS_SIZE(shape.num_elements());
+  const size_t limit = static_cast<size_t>(kMaxTensorBytes);
+  if (total_bytes > limit || offsets > limit - total_bytes) {
+    return Error(absl::StatusCode::kInvalidArgument,
+                 absl::StrCat("node '", ctx->info->name, "': string output ", index, " of shape ",
+                              shape.DebugString(), " with ", total_bytes,
+                              " bytes of elements exceeds the limit of ", limit,
+                              " bytes"));
+  }
+  absl::StatusOr<Tensor> buffer =
+      Tensor::Allocate(HostAllocator(), TSR_DTYPE_UINT8,
+                       TensorShape{static_cast<int64_t>(offsets + total_bytes)});
+  if (!buffer.ok()) {
+    return ToAbiStatus(WithContext(buffer.status(), absl::StrCat("allocating string output ",
+                                                                 index, " of node '",
+                                                                 ctx->info->name, "'")));
+  }
+  ctx->packed_outputs.push_back({index, shape, std::move(*buffer)});
+  const TSR_KernelContext::PackedOutput& packed = ctx->packed_outputs.back();
+  view->struct_size = sizeof(TSR_TensorView);
+  view->dtype = TSR_DTYPE_STRING;
+  view->rank = packed.shape.rank();
+  view->dims = packed.shape.data();
+  view->data = packed.buffer.data();
+  view->byte_size = offsets + total_bytes;
+  return nullptr;
+}
+
 TSR_Device* ContextGetDevice(const TSR_KernelContext* ctx) {
   return ctx->device == nullptr ? nullptr : ctx->device->abi_handle();
 }
 
-TSR_Stream* ContextGetStream(const TSR_KernelContext*) { return nullptr; }
+TSR_Stream* ContextGetStream(const TSR_KernelContext* ctx) {
+  return ctx->device == nullptr ? nullptr : ctx->device->compute_stream();
+}
 
 TSR_ThreadPool* ContextGetThreadPool(const TSR_KernelContext* ctx) {
   return reinterpret_cast<TSR_ThreadPool*>(ctx->intra_op_pool);
@@ -260,6 +332,21 @@ void PoolParallelFor(TSR_ThreadPool* pool, int64_t total, int64_t cost_per_unit,
 
 }  // namespace
 
+absl::Status FinishPackedStringOutputs(TSR_KernelContext* ctx) {
+  for (TSR_KernelContext::PackedOutput& packed : ctx->packed_outputs) {
+    absl::StatusOr<Tensor> strings = UnpackStrings(packed.shape, packed.buffer.data(),
+                                                   static_cast<size_t>(packed.buffer.NumElements()));
+    if (!strings.ok()) {
+      return absl::InternalError(absl::StrCat("the kernel of node '", ctx->info->name,
+                                              "' left string output ", packed.index,
+                                              " malformed: ", strings.status().message()));
+    }
+    ctx->outputs[packed.index] = std::move(*strings);
+  }
+  ctx->packed_outputs.clear();
+  return absl::OkStatus();
+}
+
 void FillTensorView(const Tensor& tensor, TSR_TensorView* view) {
   view->struct_size = sizeof(TSR_TensorView);
   view->dtype = tensor.dtype();
@@ -289,6 +376,7 @@ void FillKernelSlots(TSR_HostApi* api) {
   api->KernelContext_AllocateTemp = ContextAllocateTemp;
   api->KernelContext_GetDevice = ContextGetDevice;
   api->KernelContext_GetStream = ContextGetStream;
+  api->KernelContext_AllocateStringOutput = ContextAllocateStringOutput;
   api->KernelContext_GetThreadPool = ContextGetThreadPool;
   api->KernelContext_IsCancelled = ContextIsCancelled;
 

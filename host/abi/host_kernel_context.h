@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
 #include "host/runtime/tensor.h"
 #include "tessera/plugin_api/plugin.h"
 
@@ -47,6 +48,14 @@ struct StepServices {
 struct AttrScratch {
   std::deque<std::vector<int64_t>> dims;
   std::deque<Tensor> tensors;
+  std::deque<std::string> strings;
+  std::deque<std::vector<const char*>> pointers;
+  std::deque<std::vector<size_t>> sizes;
+  std::deque<std::vector<int32_t>> ranks;
+  std::deque<std::vector<const int64_t*>> dim_lists;
+  std::deque<std::vector<TSR_TensorView>> views;
+  std::deque<std::vector<TSR_FuncAttr>> funcs;
+  std::deque<std::vector<TSR_AttrValue>> values;
 };
 
 }  // namespace tessera
@@ -71,6 +80,16 @@ struct TSR_KernelContext {
   absl::InlinedVector<tessera::Tensor, 2> temps;
   // Set for a transfer node (_Send) that runs with a dead input: it forwards the deadness.
   bool is_input_dead = false;
+  // String tensors in the ABI's packed layout: inputs packed for GetInput (kept until the kernel
+  // completes) and outputs the kernel fills through AllocateStringOutput, unpacked into
+  // outputs[index] by FinishPackedStringOutputs when it completes.
+  struct PackedOutput {
+    int32_t index;
+    tessera::TensorShape shape;
+    tessera::Tensor buffer;
+  };
+  std::vector<tessera::Tensor> packed_inputs;
+  std::vector<PackedOutput> packed_outputs;
   // Loop frame and iteration the node runs in; (0, 0) outside loops. Go into rendezvous keys.
   uint64_t frame_id = 0;
   int64_t iter_id = 0;
@@ -84,6 +103,8 @@ struct TSR_KernelContext {
     outputs.resize(node_info->output_types.size());
     temps.clear();
     is_input_dead = false;
+    if (!packed_inputs.empty()) packed_inputs.clear();
+    if (!packed_outputs.empty()) packed_outputs.clear();
   }
 };
 
@@ -92,8 +113,14 @@ namespace tessera {
 // Fills the KernelConstruction_*, KernelContext_* and ThreadPool_* slots of `api`.
 void FillKernelSlots(TSR_HostApi* api);
 
-// Fills `view` to describe `tensor` (borrowed: valid while `tensor` is).
+// Fills `view` to describe `tensor` (borrowed: valid while `tensor` is). Not for string tensors,
+// which cross the ABI packed (host/runtime/packed_strings.h).
 void FillTensorView(const Tensor& tensor, TSR_TensorView* view);
+
+// Turns the string outputs a plugin kernel filled through AllocateStringOutput into string
+// tensors; INTERNAL naming the node and the output when the kernel left one malformed. Called
+// when the kernel completes (a no-op when it allocated none).
+absl::Status FinishPackedStringOutputs(TSR_KernelContext* ctx);
 
 }  // namespace tessera
 

@@ -8,17 +8,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "host/abi/abi_attr_value.h"
 #include "host/framework/tensor_proto_util.h"
 #include "host/ops/attr_util.h"
+#include "host/runtime/packed_strings.h"
 
 // The bridge a plugin's shape function sees: the node's context, the host table whose statuses
 // it uses, and storage for values lent to the plugin for the duration of the call.
 struct TSR_ShapeContext {
   tessera::ShapeInferenceContext* ctx;
   const TSR_HostApi* host;
-  std::deque<std::vector<int64_t>> int_storage;
-  std::deque<std::vector<TSR_DataType>> type_storage;
   std::deque<tessera::Tensor> tensor_storage;
+  tessera::AttrScratch scratch;
 };
 
 namespace tessera {
@@ -52,6 +53,12 @@ const char* AttrTypeString(TSR_AttrType type) {
       return "list(type)";
     case TSR_ATTR_TYPE_LIST_SHAPE:
       return "list(shape)";
+    case TSR_ATTR_TYPE_FUNC:
+      return "func";
+    case TSR_ATTR_TYPE_LIST_TENSOR:
+      return "list(tensor)";
+    case TSR_ATTR_TYPE_LIST_FUNC:
+      return "list(func)";
     case TSR_ATTR_TYPE_UNSPECIFIED:
       break;
   }
@@ -84,8 +91,19 @@ absl::StatusOr<tensorflow::AttrValue> AttrValueFromData(const AttrData& data) {
       }
       break;
     case TSR_ATTR_TYPE_LIST_STRING:
+      value.mutable_list();
+      for (const std::string& s : data.list_s) value.mutable_list()->add_s(s);
+      break;
     case TSR_ATTR_TYPE_LIST_SHAPE:
       value.mutable_list();
+      for (const auto& [rank, dims] : data.list_shape) {
+        tensorflow::TensorShapeProto* shape = value.mutable_list()->add_shape();
+        if (rank < 0) {
+          shape->set_unknown_rank(true);
+        } else {
+          for (int64_t d : dims) shape->add_dim()->set_size(d);
+        }
+      }
       break;
     case TSR_ATTR_TYPE_LIST_INT:
       value.mutable_list();
@@ -106,6 +124,9 @@ absl::StatusOr<tensorflow::AttrValue> AttrValueFromData(const AttrData& data) {
       }
       break;
     case TSR_ATTR_TYPE_TENSOR:
+    case TSR_ATTR_TYPE_FUNC:
+    case TSR_ATTR_TYPE_LIST_TENSOR:
+    case TSR_ATTR_TYPE_LIST_FUNC:
     case TSR_ATTR_TYPE_UNSPECIFIED:
       return absl::InvalidArgumentError(
           absl::StrCat("a default value of type ",
@@ -158,9 +179,19 @@ bool GetInputConstant(const TSR_ShapeContext* bridge, int32_t index, TSR_TensorV
   if (TSR_STRUCT_HAS_FIELD(value, TSR_TensorView, dtype)) value->dtype = tensor->dtype();
   if (TSR_STRUCT_HAS_FIELD(value, TSR_TensorView, rank)) value->rank = tensor->shape().rank();
   if (TSR_STRUCT_HAS_FIELD(value, TSR_TensorView, dims)) value->dims = tensor->shape().data();
-  if (TSR_STRUCT_HAS_FIELD(value, TSR_TensorView, data)) value->data = tensor->data();
+  const Tensor* bytes = tensor;
+  if (tensor->dtype() == TSR_DTYPE_STRING) {
+    absl::StatusOr<Tensor> packed = PackStringsToBuffer(*tensor);
+    if (!packed.ok()) return false;
+    auto* bridge_storage = const_cast<TSR_ShapeContext*>(bridge);
+    bridge_storage->tensor_storage.push_back(std::move(*packed));
+    bytes = &bridge_storage->tensor_storage.back();
+  }
+  if (TSR_STRUCT_HAS_FIELD(value, TSR_TensorView, data)) value->data = bytes->data();
   if (TSR_STRUCT_HAS_FIELD(value, TSR_TensorView, byte_size)) {
-    value->byte_size = tensor->TotalBytes();
+    value->byte_size = tensor->dtype() == TSR_DTYPE_STRING
+                           ? static_cast<size_t>(bytes->NumElements())
+                           : tensor->TotalBytes();
   }
   return true;
 }
@@ -175,107 +206,20 @@ TSR_Status* GetAttr(const TSR_ShapeContext* const_bridge, const char* name, TSR_
   }
   if (value == nullptr || value->struct_size < TSR_STRUCT_SIZE(TSR_AttrValue, list_type)) {
     return MakeStatus(bridge, TSR_CODE_INVALID_ARGUMENT,
-                      "TSR_AttrValue is NULL or has a struct_size smaller than ABI 0.1's");
+                      "TSR_AttrValue is NULL or has a struct_size smaller than its first "
+                      "version's");
+  }
+  TSR_AttrValue filled{};
+  absl::Status status = FillAbiAttrValue(*attr, &bridge->scratch, &filled);
+  if (!status.ok()) {
+    return MakeStatus(bridge, static_cast<TSR_Code>(status.code()),
+                      absl::StrCat("attr '", name, "' of node '", bridge->ctx->node_name(),
+                                   "': ", status.message()));
   }
   const size_t size = value->struct_size;
-  std::memset(value, 0, sizeof(TSR_AttrValue));
+  std::memcpy(value, &filled, std::min(size, sizeof(TSR_AttrValue)));
   value->struct_size = size;
-  auto unsupported = [&](absl::string_view what) {
-    return MakeStatus(bridge, TSR_CODE_UNIMPLEMENTED,
-                      absl::StrCat("attr '", name, "' of node '", bridge->ctx->node_name(), "' is ",
-                                   what, ", which the ABI cannot pass"));
-  };
-  switch (attr->value_case()) {
-    case tensorflow::AttrValue::kS:
-      value->type = TSR_ATTR_TYPE_STRING;
-      value->s = attr->s().data();
-      value->s_size = attr->s().size();
-      return nullptr;
-    case tensorflow::AttrValue::kI:
-      value->type = TSR_ATTR_TYPE_INT;
-      value->i = attr->i();
-      return nullptr;
-    case tensorflow::AttrValue::kF:
-      value->type = TSR_ATTR_TYPE_FLOAT;
-      value->f = attr->f();
-      return nullptr;
-    case tensorflow::AttrValue::kB:
-      value->type = TSR_ATTR_TYPE_BOOL;
-      value->b = attr->b();
-      return nullptr;
-    case tensorflow::AttrValue::kType:
-      value->type = TSR_ATTR_TYPE_TYPE;
-      value->dtype = static_cast<TSR_DataType>(attr->type());
-      return nullptr;
-    case tensorflow::AttrValue::kShape: {
-      absl::StatusOr<PartialShape> shape = PartialShape::FromProto(attr->shape());
-      if (!shape.ok())
-        return MakeStatus(bridge, TSR_CODE_INVALID_ARGUMENT, std::string(shape.status().message()));
-      value->type = TSR_ATTR_TYPE_SHAPE;
-      value->shape_rank = shape->rank();
-      bridge->int_storage.emplace_back(shape->dims().begin(), shape->dims().end());
-      value->shape_dims = bridge->int_storage.back().data();
-      return nullptr;
-    }
-    case tensorflow::AttrValue::kTensor: {
-      absl::StatusOr<Tensor> tensor = TensorFromProto(attr->tensor());
-      if (!tensor.ok()) {
-        return MakeStatus(bridge, static_cast<TSR_Code>(tensor.status().code()),
-                          std::string(tensor.status().message()));
-      }
-      if (tensor->dtype() == TSR_DTYPE_STRING) {
-        return MakeStatus(bridge, TSR_CODE_UNIMPLEMENTED,
-                          "a string tensor attribute cannot be passed to a plugin (the C ABI "
-                          "has no string layout)");
-      }
-      bridge->tensor_storage.push_back(*std::move(tensor));
-      const Tensor& t = bridge->tensor_storage.back();
-      value->type = TSR_ATTR_TYPE_TENSOR;
-      value->tensor.struct_size = sizeof(TSR_TensorView);
-      value->tensor.dtype = t.dtype();
-      value->tensor.rank = t.shape().rank();
-      value->tensor.dims = t.shape().data();
-      value->tensor.data = t.data();
-      value->tensor.byte_size = t.TotalBytes();
-      return nullptr;
-    }
-    case tensorflow::AttrValue::kList: {
-      const tensorflow::AttrValue::ListValue& list = attr->list();
-      if (list.s_size() > 0) return unsupported("a non-empty list(string)");
-      if (list.shape_size() > 0) return unsupported("a non-empty list(shape)");
-      if (list.tensor_size() > 0) return unsupported("a list(tensor)");
-      if (list.func_size() > 0) return unsupported("a list(func)");
-      if (list.f_size() > 0) {
-        value->type = TSR_ATTR_TYPE_LIST_FLOAT;
-        value->list_size = list.f_size();
-        value->list_f = list.f().data();
-      } else if (list.b_size() > 0) {
-        value->type = TSR_ATTR_TYPE_LIST_BOOL;
-        value->list_size = list.b_size();
-        value->list_b = list.b().data();
-      } else if (list.type_size() > 0) {
-        value->type = TSR_ATTR_TYPE_LIST_TYPE;
-        bridge->type_storage.emplace_back();
-        for (int t : list.type())
-          bridge->type_storage.back().push_back(static_cast<TSR_DataType>(t));
-        value->list_size = list.type_size();
-        value->list_type = bridge->type_storage.back().data();
-      } else {
-        // An empty list of any type reads as an empty list(int).
-        value->type = TSR_ATTR_TYPE_LIST_INT;
-        value->list_size = list.i_size();
-        static_assert(sizeof(int64_t) == sizeof(list.i().Get(0)), "int64 layout");
-        value->list_i = reinterpret_cast<const int64_t*>(list.i().data());
-      }
-      return nullptr;
-    }
-    case tensorflow::AttrValue::kFunc:
-      return unsupported("a func");
-    case tensorflow::AttrValue::kPlaceholder:
-    case tensorflow::AttrValue::VALUE_NOT_SET:
-      break;
-  }
-  return unsupported("unset");
+  return nullptr;
 }
 
 TSR_Status* SetOutputShape(TSR_ShapeContext* bridge, int32_t index, int32_t rank,
@@ -367,7 +311,7 @@ absl::Status RegisterPluginOps(const std::vector<OpSpec>& specs, const TSR_HostA
           absl::StrCat("shape function of op '", spec.name, "' from ", origin);
       registration.shape_fn = [fn = spec.shape_fn, user_data = spec.shape_fn_user_data, host_ptr,
                                context](ShapeInferenceContext& ctx) -> absl::Status {
-        TSR_ShapeContext bridge{&ctx, host_ptr, {}, {}, {}};
+        TSR_ShapeContext bridge{&ctx, host_ptr, {}, {}};
         TSR_Status* status = fn(user_data, &bridge);
         if (status == nullptr) return absl::OkStatus();
         const TSR_Code code = host_ptr->Status_GetCode(status);

@@ -207,7 +207,7 @@ TEST_F(PluginOpsTest, ContextErrorsReachTheCaller) {
   ExpectError("null_dims", absl::StatusCode::kInvalidArgument,
               "output shape of rank 2 has NULL dims");
   ExpectError("small_attr_value", absl::StatusCode::kInvalidArgument,
-              "TSR_AttrValue is NULL or has a struct_size smaller than ABI 0.1's");
+              "TSR_AttrValue is NULL or has a struct_size smaller than its first version's");
 }
 
 TEST_F(PluginOpsTest, PluginErrorsKeepTheirCode) {
@@ -284,10 +284,16 @@ TSR_Status* AttrKindsShapeFn(void*, TSR_ShapeContext* ctx) {
   if (value.type != TSR_ATTR_TYPE_LIST_TYPE || value.list_type[0] != TSR_DTYPE_INT64) {
     return host.Status_Create(TSR_CODE_INTERNAL, "bad list(type)");
   }
-  return host.ShapeContext_GetAttr(ctx, "names", &value);
+  status = host.ShapeContext_GetAttr(ctx, "names", &value);
+  if (status != nullptr) return status;
+  if (value.type != TSR_ATTR_TYPE_LIST_STRING || value.list_size != 1 ||
+      std::string(value.list_s[0], value.list_s_size[0]) != "a") {
+    return host.Status_Create(TSR_CODE_INTERNAL, "bad list(string)");
+  }
+  return host.ShapeContext_GetAttr(ctx, "_bad", &value);
 }
 
-TEST(PluginOpsAttrTest, PassesAttrKindsAndRefusesListOfString) {
+TEST(PluginOpsAttrTest, PassesAttrKindsIncludingListOfString) {
   OpSpec spec;
   spec.name = "AcmeAttrs";
   spec.origin.plugin_name = "acme";
@@ -335,30 +341,48 @@ TEST(PluginOpsAttrTest, PassesAttrKindsAndRefusesListOfString) {
                            attr {
                              key: "names"
                              value { list { s: "a" } }
+                           }
+                           attr {
+                             key: "_bad"
+                             value { placeholder: "T" }
                            })pb",
                          {});
+  // Every kind reads; the shape function fails only at the placeholder, which no node may hold.
   ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented) << out.status();
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
   EXPECT_THAT(std::string(out.status().message()),
-              HasSubstr("attr 'names' of node 'n' is a non-empty list(string), which the ABI "
-                        "cannot pass"));
+              HasSubstr("attr '_bad' of node 'n': attribute is the unresolved placeholder '$T'"));
 }
 
-// Reads a tensor attr and then a func attr (which the ABI cannot pass).
+// Reads a tensor attr (float, or a packed string tensor) and a func attr.
 TSR_Status* TensorAttrShapeFn(void*, TSR_ShapeContext* ctx) {
   const TSR_HostApi& host = Host();
   TSR_AttrValue value{};
   value.struct_size = sizeof(value);
   TSR_Status* status = host.ShapeContext_GetAttr(ctx, "value", &value);
   if (status != nullptr) return status;
-  if (value.type != TSR_ATTR_TYPE_TENSOR || value.tensor.rank != 1 ||
-      static_cast<const float*>(value.tensor.data)[1] != 2.5f) {
+  if (value.type != TSR_ATTR_TYPE_TENSOR || value.tensor.rank != 1) {
     return host.Status_Create(TSR_CODE_INTERNAL, "bad tensor");
   }
-  return host.ShapeContext_GetAttr(ctx, "_fn", &value);
+  if (value.tensor.dtype == TSR_DTYPE_STRING) {
+    if (value.tensor.byte_size != TSR_STRING_OFFSETS_SIZE(1) + 1 ||
+        static_cast<const char*>(value.tensor.data)[16] != 'a') {
+      return host.Status_Create(TSR_CODE_INTERNAL, "bad string tensor");
+    }
+    return nullptr;
+  }
+  if (static_cast<const float*>(value.tensor.data)[1] != 2.5f) {
+    return host.Status_Create(TSR_CODE_INTERNAL, "bad float tensor");
+  }
+  status = host.ShapeContext_GetAttr(ctx, "_fn", &value);
+  if (status != nullptr) return status;
+  if (value.type != TSR_ATTR_TYPE_FUNC || std::string(value.func->name) != "f") {
+    return host.Status_Create(TSR_CODE_INTERNAL, "bad func");
+  }
+  return host.Status_Create(TSR_CODE_ABORTED, "read them all");
 }
 
-TEST(PluginOpsAttrTest, PassesTensorsAndRefusesFuncs) {
+TEST(PluginOpsAttrTest, PassesTensorsStringTensorsAndFuncs) {
   OpSpec spec;
   spec.name = "AcmeTensor";
   spec.origin.plugin_name = "acme";
@@ -369,8 +393,7 @@ TEST(PluginOpsAttrTest, PassesTensorsAndRefusesFuncs) {
   spec.attrs = {value};
   OpRegistry ops;
   ASSERT_TRUE(RegisterPluginOps({spec}, Host(), &ops).ok());
-  // A func attr cannot be declared through the ABI; internal ("_") attrs are not checked
-  // against the definition, which lets one reach the refusal path.
+  // Internal ("_") attrs are not checked against the definition.
   auto out = InferShapes(ops, "AcmeTensor", R"pb(
                            attr {
                              key: "value"
@@ -389,11 +412,10 @@ TEST(PluginOpsAttrTest, PassesTensorsAndRefusesFuncs) {
                            })pb",
                          {});
   ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented) << out.status();
-  EXPECT_THAT(std::string(out.status().message()),
-              HasSubstr("attr '_fn' of node 'n' is a func, which the ABI cannot pass"));
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kAborted) << out.status();
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("read them all"));
 
-  // A string tensor has no layout in the ABI.
+  // A string tensor arrives packed.
   auto strings = InferShapes(ops, "AcmeTensor", R"pb(
                                attr {
                                  key: "value"
@@ -406,10 +428,7 @@ TEST(PluginOpsAttrTest, PassesTensorsAndRefusesFuncs) {
                                  }
                                })pb",
                              {});
-  ASSERT_FALSE(strings.ok());
-  EXPECT_EQ(strings.status().code(), absl::StatusCode::kUnimplemented) << strings.status();
-  EXPECT_THAT(std::string(strings.status().message()),
-              HasSubstr("a string tensor attribute cannot be passed to a plugin"));
+  EXPECT_TRUE(strings.ok()) << strings.status();
 }
 
 }  // namespace

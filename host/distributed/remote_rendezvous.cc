@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/distributed/cluster_spec.h"
+#include "host/runtime/packed_strings.h"
 #include "registry/transport_handle.h"
 
 namespace tessera {
@@ -58,29 +59,66 @@ void RemoteRendezvous::PullFromTask(const std::string& task, absl::string_view k
     pulls_.emplace(id, std::move(done));
   }
   // The destination lives here until the pull ends (the transport writes into it).
+  // A string tensor arrives packed into `packed` and is unpacked into `value` when it is done.
   auto value = std::make_shared<Tensor>();
+  auto packed = std::make_shared<Tensor>();
   int64_t timeout_ms = pull_timeout_ms_.load();
   std::weak_ptr<RemoteRendezvous> self = weak_from_this();
   std::string where = absl::StrCat(task, " at ", (*channel)->address());
   (*channel)->RecvTensor(
       step_id_, key, timeout_ms,
-      [value](TSR_DataType dtype, absl::Span<const int64_t> dims,
-              TSR_TensorView* destination) -> absl::Status {
-        ASSIGN_OR_RETURN(*value, Tensor::Allocate(HostAllocator(), static_cast<DataType>(dtype),
-                                                  TensorShape(dims)));
+      [value, packed, where, key = std::string(key)](
+          TSR_DataType dtype, absl::Span<const int64_t> dims, size_t byte_size,
+          TSR_TensorView* destination) -> absl::Status {
+        const TensorShape shape(dims);
+        void* data = nullptr;
+        if (dtype == TSR_DTYPE_STRING) {
+          RETURN_IF_ERROR(CheckTensorSize(dtype, dims));
+          if (byte_size < TSR_STRING_OFFSETS_SIZE(shape.num_elements()) ||
+              byte_size > static_cast<size_t>(kMaxTensorBytes)) {
+            return absl::DataLossError(absl::StrCat(
+                where, " sent '", key, "', a string tensor of shape ", shape.DebugString(),
+                ", in ", byte_size, " bytes, which cannot hold its offsets"));
+          }
+          ASSIGN_OR_RETURN(*packed, Tensor::Allocate(HostAllocator(), TSR_DTYPE_UINT8,
+                                                     TensorShape{static_cast<int64_t>(byte_size)}));
+          *value = Tensor(TSR_DTYPE_STRING, shape, nullptr);
+          data = packed->data();
+        } else {
+          ASSIGN_OR_RETURN(*value, Tensor::Allocate(HostAllocator(), static_cast<DataType>(dtype),
+                                                    shape));
+          if (byte_size != value->TotalBytes()) {
+            return absl::DataLossError(absl::StrCat(
+                where, " sent '", key, "' as ", byte_size, " bytes, but a ",
+                DataTypeString(static_cast<DataType>(dtype)), " tensor of shape ",
+                shape.DebugString(), " has ", value->TotalBytes()));
+          }
+          data = value->data();
+        }
         destination->struct_size = sizeof(TSR_TensorView);
         destination->dtype = dtype;
         destination->rank = value->shape().rank();
         destination->dims = value->shape().data();
-        destination->data = value->data();
-        destination->byte_size = value->TotalBytes();
+        destination->data = data;
+        destination->byte_size = byte_size;
         return absl::OkStatus();
       },
-      [self, id, value, where, timeout_ms, key = std::string(key)](const absl::Status& status,
-                                                                   bool is_dead) {
+      [self, id, value, packed, where, timeout_ms, key = std::string(key)](
+          const absl::Status& status, bool is_dead) {
         std::shared_ptr<RemoteRendezvous> rendezvous = self.lock();
         if (rendezvous == nullptr) return;
         absl::Status result = status;
+        if (result.ok() && !is_dead && packed->IsInitialized()) {
+          absl::StatusOr<Tensor> strings =
+              UnpackStrings(value->shape(), packed->data(),
+                            static_cast<size_t>(packed->NumElements()));
+          if (strings.ok()) {
+            *value = std::move(*strings);
+          } else {
+            result = absl::DataLossError(absl::StrCat(where, " sent '", key,
+                                                      "' malformed: ", strings.status().message()));
+          }
+        }
         if (status.code() == absl::StatusCode::kUnavailable) {
           result =
               absl::UnavailableError(absl::StrCat(where, " is unavailable: ", status.message()));

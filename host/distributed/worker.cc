@@ -14,6 +14,7 @@
 #include "host/graph/graph.h"
 #include "host/kernels/shared_kernels.h"
 #include "host/runtime/device.h"
+#include "host/runtime/packed_strings.h"
 #include "host/runtime/resource_manager.h"
 #include "host/session/environment.h"
 #include "host/session/execution_plan.h"
@@ -534,10 +535,18 @@ void Worker::HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key
                           const absl::Status& status, const Tensor& value, bool is_dead) {
         absl::Status result = status;
         auto held = std::make_shared<Tensor>();
+        // A string tensor crosses packed (the ABI's layout): `held` keeps the shape, `packed`
+        // the bytes the transport reads.
+        auto packed = std::make_shared<Tensor>();
         if (result.ok() && !is_dead) {
           if (value.dtype() == TSR_DTYPE_STRING) {
-            result = absl::UnimplementedError(absl::StrCat(
-                "'", key, "' is a string tensor; string tensors cannot cross tasks yet"));
+            *held = value;
+            absl::StatusOr<Tensor> bytes = PackStringsToBuffer(value);
+            if (bytes.ok()) {
+              *packed = std::move(*bytes);
+            } else {
+              result = WithContext(bytes.status(), absl::StrCat("packing '", key, "'"));
+            }
           } else if (!value.host_accessible()) {
             Device* device = value.buffer()->allocator()->device();
             result = device != nullptr ? device->CopyToHost(value, held.get())
@@ -552,10 +561,11 @@ void Worker::HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key
           view.dtype = held->dtype();
           view.rank = held->shape().rank();
           view.dims = held->shape().data();
-          view.data = held->data();
-          view.byte_size = held->TotalBytes();
+          view.data = packed->IsInitialized() ? packed->data() : held->data();
+          view.byte_size = packed->IsInitialized() ? static_cast<size_t>(packed->NumElements())
+                                                   : held->TotalBytes();
         }
-        shared_reply->SendTensor(result, view, result.ok() && is_dead, [held] {});
+        shared_reply->SendTensor(result, view, result.ok() && is_dead, [held, packed] {});
       });
 }
 

@@ -72,9 +72,16 @@ class PluginOpKernel final : public OpKernel {
  public:
   PluginOpKernel(Traits traits, std::unique_ptr<PluginKernel> kernel)
       : OpKernel(traits), kernel_(std::move(kernel)) {}
-  absl::Status Compute(TSR_KernelContext* ctx) override { return kernel_->Compute(ctx); }
+  absl::Status Compute(TSR_KernelContext* ctx) override {
+    absl::Status status = kernel_->Compute(ctx);
+    if (!ctx->packed_outputs.empty() && status.ok()) status = FinishPackedStringOutputs(ctx);
+    return status;
+  }
   void ComputeAsync(TSR_KernelContext* ctx, std::function<void(absl::Status)> done) override {
-    kernel_->ComputeAsync(ctx, std::move(done));
+    kernel_->ComputeAsync(ctx, [ctx, done = std::move(done)](absl::Status status) {
+      if (!ctx->packed_outputs.empty() && status.ok()) status = FinishPackedStringOutputs(ctx);
+      done(std::move(status));
+    });
   }
 
  private:

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "registry/device_handle.h"
+#include "registry/host_api.h"
 
 namespace tessera {
 namespace {
@@ -37,7 +38,15 @@ class PluginAllocator final : public Allocator {
     }
     return ptr;
   }
-  void Free(void* ptr, size_t size) override { device_->Free(ptr, size); }
+  // Freeing memory the device did not allocate is a host bug: it is logged, never ignored.
+  void Free(void* ptr, size_t size) override {
+    absl::Status status = device_->Free(ptr, size);
+    if (!status.ok()) {
+      LogForPlugin(TSR_LOG_SEVERITY_ERROR, device_->plugin_name(),
+                   absl::StrCat("freeing ", size, " bytes on ", device_name_, ": ",
+                                status.message()));
+    }
+  }
   bool host_accessible() const override { return host_accessible_; }
   Device* device() const override { return owner_; }
 
@@ -75,7 +84,50 @@ std::unique_ptr<Device> Device::Remote(std::string name, std::string device_type
   return device;
 }
 
-Device::~Device() = default;
+Device::~Device() {
+  if (plugin_device_ == nullptr) return;
+  for (TSR_Stream* stream : {compute_stream_, host_to_device_stream_, device_to_host_stream_}) {
+    if (stream == nullptr) continue;
+    absl::Status drained = plugin_device_->StreamSynchronize(stream);
+    if (!drained.ok()) {
+      LogForPlugin(TSR_LOG_SEVERITY_ERROR, plugin_name_,
+                   absl::StrCat("destroying ", name_, ": ", drained.message()));
+    }
+    plugin_device_->DestroyStream(stream);
+  }
+}
+
+absl::Status Device::CreateStreams() {
+  if (plugin_device_ == nullptr || !plugin_device_->has_streams() || compute_stream_ != nullptr) {
+    return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(compute_stream_, plugin_device_->CreateStream(TSR_STREAM_KIND_COMPUTE));
+  ASSIGN_OR_RETURN(host_to_device_stream_,
+                   plugin_device_->CreateStream(TSR_STREAM_KIND_HOST_TO_DEVICE));
+  ASSIGN_OR_RETURN(device_to_host_stream_,
+                   plugin_device_->CreateStream(TSR_STREAM_KIND_DEVICE_TO_HOST));
+  return absl::OkStatus();
+}
+
+namespace {
+
+// An event of `device`, destroyed with the scope.
+class ScopedEvent {
+ public:
+  explicit ScopedEvent(PluginDevice* device) : device_(device) {}
+  ~ScopedEvent() { device_->DestroyEvent(event_); }
+  absl::Status Create() {
+    ASSIGN_OR_RETURN(event_, device_->CreateEvent());
+    return absl::OkStatus();
+  }
+  TSR_Event* get() const { return event_; }
+
+ private:
+  PluginDevice* device_;
+  TSR_Event* event_ = nullptr;
+};
+
+}  // namespace
 
 TSR_Device* Device::abi_handle() const {
   return plugin_device_ != nullptr ? plugin_device_->abi_handle() : nullptr;
@@ -88,7 +140,20 @@ absl::Status Device::CopyFromHost(const Tensor& host_src, Tensor* dst) {
   }
   ASSIGN_OR_RETURN(*dst, Tensor::Allocate(allocator(), host_src.dtype(), host_src.shape()));
   if (host_src.TotalBytes() == 0) return absl::OkStatus();
-  return plugin_device_->MemcpyHostToDevice(dst->data(), host_src.data(), host_src.TotalBytes());
+  if (compute_stream_ == nullptr) {
+    return plugin_device_->MemcpyHostToDevice(dst->data(), host_src.data(),
+                                              host_src.TotalBytes());
+  }
+  // The copy waits for nothing: its destination is new. The compute stream waits for the copy
+  // before the consumer's work, and the host for the copy alone before `host_src` may go.
+  ScopedEvent copied(plugin_device_.get());
+  RETURN_IF_ERROR(copied.Create());
+  RETURN_IF_ERROR(plugin_device_->MemcpyHostToDevice(dst->data(), host_src.data(),
+                                                     host_src.TotalBytes(),
+                                                     host_to_device_stream_));
+  RETURN_IF_ERROR(plugin_device_->RecordEvent(copied.get(), host_to_device_stream_));
+  RETURN_IF_ERROR(plugin_device_->StreamWaitEvent(compute_stream_, copied.get()));
+  return plugin_device_->SynchronizeEvent(copied.get());
 }
 
 absl::Status Device::CopyToHost(const Tensor& src, Tensor* host_dst) {
@@ -98,12 +163,29 @@ absl::Status Device::CopyToHost(const Tensor& src, Tensor* host_dst) {
   }
   ASSIGN_OR_RETURN(*host_dst, Tensor::Allocate(HostAllocator(), src.dtype(), src.shape()));
   if (src.TotalBytes() == 0) return absl::OkStatus();
-  return plugin_device_->MemcpyDeviceToHost(host_dst->data(), src.data(), src.TotalBytes());
+  if (compute_stream_ == nullptr) {
+    return plugin_device_->MemcpyDeviceToHost(host_dst->data(), src.data(), src.TotalBytes());
+  }
+  // The producer's work is on the compute stream: the copy stream waits for the point reached so
+  // far, copies, and the host waits for the copy's own event.
+  ScopedEvent produced(plugin_device_.get());
+  ScopedEvent copied(plugin_device_.get());
+  RETURN_IF_ERROR(produced.Create());
+  RETURN_IF_ERROR(copied.Create());
+  RETURN_IF_ERROR(plugin_device_->RecordEvent(produced.get(), compute_stream_));
+  RETURN_IF_ERROR(plugin_device_->StreamWaitEvent(device_to_host_stream_, produced.get()));
+  RETURN_IF_ERROR(plugin_device_->MemcpyDeviceToHost(host_dst->data(), src.data(),
+                                                     src.TotalBytes(), device_to_host_stream_));
+  RETURN_IF_ERROR(plugin_device_->RecordEvent(copied.get(), device_to_host_stream_));
+  return plugin_device_->SynchronizeEvent(copied.get());
 }
 
 absl::Status Device::Synchronize() {
-  if (plugin_device_ == nullptr || !plugin_device_->has_streams()) return absl::OkStatus();
-  return plugin_device_->StreamSynchronize(nullptr);
+  if (plugin_device_ == nullptr || compute_stream_ == nullptr) return absl::OkStatus();
+  for (TSR_Stream* stream : {compute_stream_, host_to_device_stream_, device_to_host_stream_}) {
+    RETURN_IF_ERROR(plugin_device_->StreamSynchronize(stream));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace tessera

@@ -47,8 +47,18 @@ class Device {
   PluginDevice* plugin_device() { return plugin_device_.get(); }
   TSR_Device* abi_handle() const;
 
+  // Creates the device's streams when its plugin has them (one compute stream, one per copy
+  // direction); a no-op for synchronous and remote devices. Called once, right after
+  // construction, by the device manager.
+  absl::Status CreateStreams();
+  // The compute stream kernels enqueue on (NULL for a synchronous device).
+  TSR_Stream* compute_stream() const { return compute_stream_; }
+
   // Copies between host tensors and tensors of this device (same dtype and shape; `dst` is
-  // allocated here).
+  // allocated here). On a device with streams the copy runs on its copy stream after the work
+  // already enqueued on the compute stream (CopyToHost) or before the compute stream's next work
+  // (CopyFromHost), and the call returns once the copy itself has completed: the host waits on
+  // the copy's event, never on the whole device.
   absl::Status CopyFromHost(const Tensor& host_src, Tensor* dst);
   absl::Status CopyToHost(const Tensor& src, Tensor* host_dst);
   // Waits for all work queued on the device.
@@ -64,6 +74,9 @@ class Device {
   uint64_t incarnation_;
   std::unique_ptr<PluginDevice> plugin_device_;
   std::unique_ptr<Allocator> allocator_;
+  TSR_Stream* compute_stream_ = nullptr;
+  TSR_Stream* host_to_device_stream_ = nullptr;
+  TSR_Stream* device_to_host_stream_ = nullptr;
 };
 
 }  // namespace tessera

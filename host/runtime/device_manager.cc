@@ -72,9 +72,16 @@ absl::StatusOr<std::unique_ptr<DeviceManager>> DeviceManager::Create(
       }
       std::string name =
           FullDeviceName(options.job, options.replica, options.task, spec.device_type, ordinal);
-      manager->devices_.push_back(std::make_unique<Device>(name, spec.device_type, spec.priority,
-                                                           spec.flags, spec.origin.plugin_name,
-                                                           std::move(*plugin_device)));
+      auto device = std::make_unique<Device>(name, spec.device_type, spec.priority, spec.flags,
+                                             spec.origin.plugin_name, std::move(*plugin_device));
+      absl::Status streams = device->CreateStreams();
+      if (!streams.ok()) {
+        manager->skipped_.push_back(absl::StrCat(spec.device_type, ":", ordinal, " from plugin '",
+                                                 spec.origin.plugin_name,
+                                                 "': creating its streams: ", streams.message()));
+        continue;
+      }
+      manager->devices_.push_back(std::move(device));
       manager->device_ptrs_.push_back(manager->devices_.back().get());
     }
   }

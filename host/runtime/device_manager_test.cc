@@ -1,5 +1,5 @@
 // Tests of DeviceManager over real plugins loaded through the registry: the CPU plugin, the
-// TESTDEV test plugin and a fake plugin built for ABI minor 1, with and without device counts.
+// TESTDEV test plugin and fake plugins with older device tables, with and without device counts.
 #include "host/runtime/device_manager.h"
 
 #include <map>
@@ -21,13 +21,13 @@ void ExpectError(const absl::Status& status, absl::StatusCode code, const std::s
   EXPECT_THAT(std::string(status.message()), HasSubstr(substring));
 }
 
-// The CPU plugin, TESTDEV and the minor-1 fake plugins (device types OLD and OLDFULL), found only
+// The CPU plugin, TESTDEV and the older-table fake plugins (device types OLD and OLDSHORT), found only
 // where named.
 const PluginRegistry& Plugins() {
   static const PluginRegistry* registry = [] {
     RegistryOptions options;
     options.plugin_paths = {TESSERA_CPU_PLUGIN_MANIFEST, TESSERA_TESTDEVICE_PLUGIN_DIR,
-                            TESSERA_MINOR1_PLUGIN_DIR};
+                            TESSERA_OLDER_TABLE_PLUGIN_DIR};
     options.plugin_path_env = "";
     options.default_plugin_dir = "";
     absl::StatusOr<std::unique_ptr<PluginRegistry>> created = PluginRegistry::Create(options);
@@ -53,7 +53,7 @@ std::vector<std::string> NamesOf(const DeviceManager& manager, const std::string
 }
 
 TEST(DeviceManagerTest, PluginsLoaded) {
-  for (const char* type : {"CPU", "TESTDEV", "OLD", "OLDFULL"}) {
+  for (const char* type : {"CPU", "TESTDEV", "OLD", "OLDSHORT"}) {
     EXPECT_NE(Plugins().FindDeviceType(type), nullptr) << type;
   }
 }
@@ -128,16 +128,16 @@ TEST(DeviceManagerTest, MoreThanAvailableCreatesWhatExistsAndSaysSo) {
                           "available; created 8"));
 }
 
-TEST(DeviceManagerTest, PluginBuiltForMinorOneIsCountedByGetDeviceCount) {
-  absl::StatusOr<std::unique_ptr<DeviceManager>> manager = Create({{"OLD", 5}, {"OLDFULL", 1}});
+TEST(DeviceManagerTest, OlderDeviceTablesAreCountedByGetDeviceCount) {
+  absl::StatusOr<std::unique_ptr<DeviceManager>> manager = Create({{"OLD", 5}, {"OLDSHORT", 1}});
   ASSERT_TRUE(manager.ok()) << manager.status();
   EXPECT_THAT(NamesOf(**manager, "OLD"),
               ElementsAre("/job:localhost/replica:0/task:0/device:OLD:0",
                           "/job:localhost/replica:0/task:0/device:OLD:1"));
-  EXPECT_THAT(NamesOf(**manager, "OLDFULL"),
-              ElementsAre("/job:localhost/replica:0/task:0/device:OLDFULL:0"));
+  EXPECT_THAT(NamesOf(**manager, "OLDSHORT"),
+              ElementsAre("/job:localhost/replica:0/task:0/device:OLDSHORT:0"));
   EXPECT_THAT((*manager)->skipped(),
-              ElementsAre("device type OLD from plugin 'fake_minor1': 5 devices requested, 2 "
+              ElementsAre("device type OLD from plugin 'fake_older': 5 devices requested, 2 "
                           "available; created 2"));
 }
 
@@ -151,7 +151,7 @@ TEST(DeviceManagerTest, NegativeCountIsInvalidArgument) {
 TEST(DeviceManagerTest, UnknownTypeIsInvalidArgumentListingTheKnownTypes) {
   ExpectError(Create({{"GPU", 1}}).status(), absl::StatusCode::kInvalidArgument,
               "device_count names device type 'GPU', which no loaded plugin provides (known device "
-              "types: CPU, OLD, OLDFULL, TESTDEV)");
+              "types: CPU, OLD, OLDSHORT, TESTDEV)");
   ExpectError(DeviceManager::Create({},
                                     [] {
                                       DeviceManagerOptions options;

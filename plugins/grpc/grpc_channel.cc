@@ -288,7 +288,7 @@ class TensorPull : public ClientCall,
       destination_.struct_size = sizeof(destination_);
       TSR_Status* allocated =
           allocate_(allocate_arg_, header_.dtype, static_cast<int32_t>(header_.dims.size()),
-                    header_.dims.data(), &destination_);
+                    header_.dims.data(), static_cast<size_t>(header_.byte_size), &destination_);
       if (allocated != nullptr) return allocated;
       if (destination_.byte_size != header_.byte_size) {
         return MakeError(TSR_CODE_INTERNAL, "the destination holds ", destination_.byte_size,

@@ -68,7 +68,7 @@ sdk::Status ReceiveTensor(const Exchange& exchange, Answer& answer, bool* is_dea
   destination.struct_size = sizeof(destination);
   sdk::Status allocated(exchange.allocate(exchange.allocate_arg, answer.dtype,
                                           static_cast<int32_t>(answer.dims.size()),
-                                          answer.dims.data(), &destination));
+                                          answer.dims.data(), answer.byte_size, &destination));
   if (!allocated.ok()) {
     answer.ReleaseTensor();
     return allocated;

@@ -3,10 +3,13 @@
 #ifndef TESSERA_PLUGINS_TESTING_TESTDEVICE_DEVICE_H_
 #define TESSERA_PLUGINS_TESTING_TESTDEVICE_DEVICE_H_
 
+#include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "plugins/testing/testdevice_memory.h"
+#include "plugins/testing/testdevice_stream.h"
 #include "tessera/plugin_api/plugin.h"
 #include "tessera/sdk/status.h"
 
@@ -22,6 +25,11 @@ struct TSR_Device {
   std::string name;  // "TESTDEV:1"
   std::string description;
   tessera::testdevice::DeviceMemory memory;
+  // From the device option "stream_delay_us": how long each stream item waits before it runs.
+  std::chrono::microseconds stream_delay{0};
+  // The first COMPUTE stream the host created (NULL before and after): frees wait for it.
+  std::mutex stream_mu;
+  TSR_Stream* compute_stream = nullptr;
 };
 
 namespace tessera::testdevice {

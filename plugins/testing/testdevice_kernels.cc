@@ -1,6 +1,8 @@
-// Kernels on TESTDEV: Const, Identity, AddV2, Sub, Mul, MatMul, Less and Greater. They read their
-// inputs unscrambled, write their outputs scrambled, and refuse any input that is not memory of
-// their own device (a host that hands a device kernel host memory is caught here).
+// Kernels on TESTDEV: Const, Identity, AddV2, Sub, Mul, MatMul, Less and Greater. They check their
+// arguments and allocate their outputs at once, then queue the work on the device's compute
+// stream (they read inputs unscrambled and write outputs scrambled there), and refuse any input
+// that is not memory of their own device (a host that hands a device kernel host memory is caught
+// here).
 #include "plugins/testing/testdevice_kernels.h"
 
 #include <algorithm>
@@ -39,7 +41,7 @@ const std::vector<TSR_DataType>& AllTypes() {
 
 // Input `index`, which must lie in the memory of the kernel's own device.
 Status GetDeviceInput(KernelContext& ctx, int index, TensorView* view) {
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(index, view));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(index, view));
   TSR_Device* device = ctx.device();
   if (device == nullptr) {
     return sdk::Internal("node '", ctx.node_name(), "' runs on TESTDEV without a device");
@@ -88,9 +90,12 @@ class ConstKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape_, &out));
-    ScrambleCopy(out.raw_data(), bytes_.data(), bytes_.size());
-    return sdk::OkStatus();
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape_, &out));
+    void* dst = out.raw_data();
+    return RunOn(ctx.stream(), [this, dst] {
+      ScrambleCopy(dst, bytes_.data(), bytes_.size());
+      return sdk::OkStatus();
+    });
   }
 
  private:
@@ -102,7 +107,7 @@ class IdentityKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 0, &input));
     return ctx.SetOutputFromInput(0, 0);
   }
 };
@@ -201,19 +206,22 @@ class BinaryKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView x;
     TensorView y;
-    TSR_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 0, &x));
-    TSR_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 1, &y));
+    TESSERA_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 1, &y));
     Broadcast broadcast;
-    TSR_SDK_RETURN_IF_ERROR(Broadcast::Make(x.shape(), y.shape(), &broadcast));
+    TESSERA_SDK_RETURN_IF_ERROR(Broadcast::Make(x.shape(), y.shape(), &broadcast));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, broadcast.out, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, broadcast.out, &out));
+    const void* xd = x.raw_data();
+    const void* yd = y.raw_data();
+    void* od = out.raw_data();
     switch (x.dtype()) {
       case TSR_DTYPE_FLOAT:
-        return Run<float>(broadcast, x, y, out);
+        return RunOn(ctx.stream(), [=] { return Run<float>(broadcast, xd, yd, od); });
       case TSR_DTYPE_INT32:
-        return Run<int32_t>(broadcast, x, y, out);
+        return RunOn(ctx.stream(), [=] { return Run<int32_t>(broadcast, xd, yd, od); });
       case TSR_DTYPE_INT64:
-        return Run<int64_t>(broadcast, x, y, out);
+        return RunOn(ctx.stream(), [=] { return Run<int64_t>(broadcast, xd, yd, od); });
       default:
         return sdk::InvalidArgument("node '", ctx.node_name(), "': TESTDEV has no kernel for ",
                                     sdk::DataTypeName(x.dtype()));
@@ -221,18 +229,17 @@ class BinaryKernel : public sdk::Kernel {
   }
 
  private:
+  // Runs on the device's compute stream: it sees only the copied broadcast and raw pointers.
   template <typename T>
-  static Status Run(const Broadcast& broadcast, const TensorView& x, const TensorView& y,
-                    const TensorView& out) {
+  static Status Run(const Broadcast& broadcast, const void* x, const void* y, void* out) {
     using Out = decltype(Fn()(T(), T()));
     const int64_t n = broadcast.out.num_elements();
     for (int64_t i = 0; i < n; ++i) {
       int64_t xi;
       int64_t yi;
       broadcast.Offsets(i, &xi, &yi);
-      const Out value =
-          Fn()(LoadScrambled<T>(x.raw_data(), xi), LoadScrambled<T>(y.raw_data(), yi));
-      StoreScrambled<Out>(out.raw_data(), i, value);
+      const Out value = Fn()(LoadScrambled<T>(x, xi), LoadScrambled<T>(y, yi));
+      StoreScrambled<Out>(out, i, value);
     }
     return sdk::OkStatus();
   }
@@ -250,8 +257,8 @@ class MatMulKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView a;
     TensorView b;
-    TSR_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 0, &a));
-    TSR_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 1, &b));
+    TESSERA_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 0, &a));
+    TESSERA_SDK_RETURN_IF_ERROR(GetDeviceInput(ctx, 1, &b));
     if (a.rank() != 2 || b.rank() != 2) {
       return sdk::InvalidArgument("In[0] and In[1] must be matrices: In[0]: ",
                                   a.shape().DebugString(), ", In[1]: ", b.shape().DebugString());
@@ -265,20 +272,26 @@ class MatMulKernel : public sdk::Kernel {
                                   ", In[1]: ", b.shape().DebugString());
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{m, n}, &out));
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        float sum = 0;
-        for (int64_t p = 0; p < k; ++p) {
-          const int64_t a_index = transpose_a_ ? p * m + i : i * k + p;
-          const int64_t b_index = transpose_b_ ? j * k + p : p * n + j;
-          sum += LoadScrambled<float>(a.raw_data(), a_index) *
-                 LoadScrambled<float>(b.raw_data(), b_index);
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{m, n}, &out));
+    const void* ad = a.raw_data();
+    const void* bd = b.raw_data();
+    void* od = out.raw_data();
+    const bool transpose_a = transpose_a_;
+    const bool transpose_b = transpose_b_;
+    return RunOn(ctx.stream(), [=] {
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          float sum = 0;
+          for (int64_t p = 0; p < k; ++p) {
+            const int64_t a_index = transpose_a ? p * m + i : i * k + p;
+            const int64_t b_index = transpose_b ? j * k + p : p * n + j;
+            sum += LoadScrambled<float>(ad, a_index) * LoadScrambled<float>(bd, b_index);
+          }
+          StoreScrambled<float>(od, i * n + j, sum);
         }
-        StoreScrambled<float>(out.raw_data(), i * n + j, sum);
       }
-    }
-    return sdk::OkStatus();
+      return sdk::OkStatus();
+    });
   }
 
  private:
@@ -290,20 +303,20 @@ class MatMulKernel : public sdk::Kernel {
 
 sdk::Status RegisterTestDeviceKernels(TSR_Registrar* registrar) {
   constexpr uint32_t kCheap = TSR_KERNEL_FLAG_CHEAP;
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<ConstKernel>(registrar, "Const", kDeviceType, {{"dtype", AllTypes()}},
                                        kCheap | TSR_KERNEL_FLAG_CONSTANT_OUTPUTS));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<IdentityKernel>(registrar, "Identity", kDeviceType,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<IdentityKernel>(registrar, "Identity", kDeviceType,
                                                               {{"T", AllTypes()}}, kCheap));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<AddFn>>(registrar, "AddV2", kDeviceType,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<AddFn>>(registrar, "AddV2", kDeviceType,
                                                                    {{"T", ArithmeticTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<SubFn>>(registrar, "Sub", kDeviceType,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<SubFn>>(registrar, "Sub", kDeviceType,
                                                                    {{"T", ArithmeticTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<MulFn>>(registrar, "Mul", kDeviceType,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<MulFn>>(registrar, "Mul", kDeviceType,
                                                                    {{"T", ArithmeticTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<LessFn>>(registrar, "Less", kDeviceType,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<LessFn>>(registrar, "Less", kDeviceType,
                                                                     {{"T", ArithmeticTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<GreaterFn>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BinaryKernel<GreaterFn>>(
       registrar, "Greater", kDeviceType, {{"T", ArithmeticTypes()}}));
   return sdk::RegisterKernel<MatMulKernel>(registrar, "MatMul", kDeviceType,
                                            {{"T", {TSR_DTYPE_FLOAT}}});

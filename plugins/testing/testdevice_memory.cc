@@ -79,6 +79,14 @@ sdk::Status DeviceMemory::Allocate(size_t size, size_t alignment, void** ptr) {
   if (rounded < size) {
     return sdk::ResourceExhausted("out of memory allocating ", size, " bytes on ", device_name_);
   }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (size > kMemoryLimitBytes - static_cast<size_t>(stats_.bytes_in_use)) {
+      return sdk::ResourceExhausted("out of memory allocating ", size, " bytes on ", device_name_,
+                                    ": ", stats_.bytes_in_use, " of its ", kMemoryLimitBytes,
+                                    " bytes are in use");
+    }
+  }
   void* block = std::aligned_alloc(effective, rounded);
   if (block == nullptr) {
     return sdk::ResourceExhausted("out of memory allocating ", size, " bytes on ", device_name_);
@@ -86,6 +94,9 @@ sdk::Status DeviceMemory::Allocate(size_t size, size_t alignment, void** ptr) {
   try {
     std::lock_guard<std::mutex> lock(mu_);
     allocations_.emplace(reinterpret_cast<uintptr_t>(block), size);
+    stats_.bytes_in_use += static_cast<int64_t>(size);
+    stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, stats_.bytes_in_use);
+    ++stats_.num_allocations;
   } catch (const std::bad_alloc&) {
     std::free(block);
     return sdk::ResourceExhausted("out of memory recording an allocation on ", device_name_);
@@ -106,6 +117,7 @@ sdk::Status DeviceMemory::Free(void* ptr, size_t size) {
     }
     allocated = it->second;
     allocations_.erase(it);
+    stats_.bytes_in_use -= static_cast<int64_t>(allocated);
   }
   // The error names the pointer, so it is written before the block is released.
   sdk::Status status = sdk::OkStatus();
@@ -116,6 +128,27 @@ sdk::Status DeviceMemory::Free(void* ptr, size_t size) {
   }
   std::free(ptr);
   return status;
+}
+
+sdk::Status DeviceMemory::CheckFree(const void* ptr, size_t size) const {
+  if (ptr == nullptr) return sdk::OkStatus();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == allocations_.end()) {
+    return sdk::InvalidArgument("Memory_Free on ", device_name_, ": pointer ", ptr, " (size ",
+                                size, ") was not allocated by this device or was already freed");
+  }
+  if (it->second != size) {
+    return sdk::InvalidArgument("Memory_Free on ", device_name_, ": pointer ", ptr,
+                                " freed with size ", size, ", but it was allocated with ",
+                                it->second, " bytes");
+  }
+  return sdk::OkStatus();
+}
+
+DeviceMemory::Stats DeviceMemory::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
 }
 
 bool DeviceMemory::FindLocked(const void* ptr, uintptr_t* start, size_t* size) const {

@@ -20,6 +20,9 @@ namespace tessera::testdevice {
 inline constexpr uint8_t kScrambleKey = 0x5A;
 // Alignment of every allocation (the host's tensor alignment).
 inline constexpr size_t kMemoryAlignment = 64;
+// Memory of one device: an allocation that would take the bytes in use past it is
+// RESOURCE_EXHAUSTED, as on hardware.
+inline constexpr size_t kMemoryLimitBytes = size_t{1} << 30;
 
 // Copies `size` bytes from `src` to `dst`, XOR-ing each with kScrambleKey: scrambles plain bytes
 // or unscrambles stored ones. `dst` and `src` may be equal.
@@ -55,12 +58,22 @@ class DeviceMemory {
   const std::string& device_name() const { return device_name_; }
 
   // A fresh block of `size` bytes (a unique pointer even for 0 bytes). INVALID_ARGUMENT for an
-  // alignment that is not a power of two; RESOURCE_EXHAUSTED when out of memory.
+  // alignment that is not a power of two; RESOURCE_EXHAUSTED when out of memory or when the bytes
+  // in use would pass kMemoryLimitBytes.
   sdk::Status Allocate(size_t size, size_t alignment, void** ptr);
   // Frees `ptr`. INVALID_ARGUMENT, leaving the memory alone, for a pointer this device did not
   // allocate (or already freed); INVALID_ARGUMENT after freeing for a size that differs from the
   // allocation's. NULL is a no-op.
   sdk::Status Free(void* ptr, size_t size);
+  // What Free would answer, without freeing (for frees deferred until a stream passes them).
+  sdk::Status CheckFree(const void* ptr, size_t size) const;
+
+  struct Stats {
+    int64_t bytes_in_use = 0;
+    int64_t peak_bytes_in_use = 0;
+    int64_t num_allocations = 0;  // successful Allocate calls so far
+  };
+  Stats stats() const;
 
   // OK when [ptr, ptr + size) lies inside one live allocation of this device; otherwise
   // INVALID_ARGUMENT "<what> on TESTDEV:0: <ptr> + <size> bytes ..." naming the allocation it runs
@@ -80,6 +93,7 @@ class DeviceMemory {
   std::string device_name_;
   mutable std::mutex mu_;
   std::map<uintptr_t, size_t> allocations_;  // start -> size in bytes
+  Stats stats_;
 };
 
 }  // namespace tessera::testdevice

@@ -129,15 +129,18 @@ TSR_Status* DeviceCreate(void*, const TSR_Device_Create_Args* args, TSR_Device**
 
 void DeviceDestroy(TSR_Device* device) { delete reinterpret_cast<TestkitDevice*>(device); }
 
-TSR_Status* MemoryAllocate(TSR_Device*, size_t size, size_t alignment, void** ptr) {
-  if (alignment < 64) alignment = 64;
-  size_t rounded = (size + alignment - 1) / alignment * alignment;
-  *ptr = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
-  if (*ptr == nullptr) return Error(TSR_CODE_RESOURCE_EXHAUSTED, "testkit: out of memory");
+TSR_Status* MemoryAllocate(TSR_Device*, TSR_Memory_Allocate_Args* args) {
+  const size_t alignment = args->alignment < 64 ? 64 : args->alignment;
+  size_t rounded = (args->size + alignment - 1) / alignment * alignment;
+  args->ptr = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+  if (args->ptr == nullptr) return Error(TSR_CODE_RESOURCE_EXHAUSTED, "testkit: out of memory");
   return nullptr;
 }
 
-void MemoryFree(TSR_Device*, void* ptr, size_t) { std::free(ptr); }
+TSR_Status* MemoryFree(TSR_Device*, const TSR_Memory_Free_Args* args) {
+  std::free(args->ptr);
+  return nullptr;
+}
 
 TSR_Status* Copy(TSR_Device*, TSR_Stream*, void* dst, const void* src, size_t size) {
   if (size > 0) std::memcpy(dst, src, size);
@@ -227,7 +230,7 @@ extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_A
   args->info->version = "0.1.0";
   args->info->abi_version_major = TSR_ABI_VERSION_MAJOR;
   args->info->abi_version_minor = TSR_ABI_VERSION_MINOR;
-  args->info->min_host_abi_version_minor = 1;
+  args->info->min_host_abi_version_minor = 0;
   if (args->host_abi_version_major != TSR_ABI_VERSION_MAJOR) {
     return host->Status_Create(TSR_CODE_FAILED_PRECONDITION, "testkit needs host ABI major 0");
   }

@@ -18,11 +18,8 @@
 #ifndef FAKE_INFO_MIN_HOST_MINOR
 #define FAKE_INFO_MIN_HOST_MINOR 0
 #endif
-// FAKE_BUILT_FOR_MINOR=n: the plugin reports ABI minor n and, unless FAKE_FULL_DEVICE_STRUCT,
-// registers its device type with the struct_size of minor 1 (no GetDeviceCountForConfig).
-#ifndef FAKE_BUILT_FOR_MINOR
-#define FAKE_BUILT_FOR_MINOR TSR_ABI_VERSION_MINOR
-#endif
+// FAKE_SHORT_DEVICE_TABLE: the device registration's struct_size ends after the copies, as a
+// plugin built before the later slots existed would write it; traps stand in the slots past it.
 #ifndef FAKE_KERNEL_DEVICE_TYPE
 #ifdef FAKE_DEVICE_TYPE
 #define FAKE_KERNEL_DEVICE_TYPE FAKE_DEVICE_TYPE
@@ -45,11 +42,9 @@ TSR_Status* GetDeviceCount(void* user_data, int32_t* count) {
   return nullptr;
 }
 
-// Stands where an older plugin's table ends: the host must never call it for such a plugin.
-[[maybe_unused]] TSR_Status* TrapDeviceCountForConfig(void*, int32_t, int32_t* count) {
-  *count = 99;
-  return host->Status_Create(TSR_CODE_INTERNAL,
-                             "GetDeviceCountForConfig of a plugin built for minor 1 was called");
+// Stands past the end of a short table: the host must never call it.
+[[maybe_unused]] TSR_Status* TrapStreamCreate(TSR_Device*, TSR_Stream_Create_Args*) {
+  return host->Status_Create(TSR_CODE_INTERNAL, "a slot past the table's struct_size was called");
 }
 
 TSR_Status* DeviceCreate(void* user_data, const TSR_Device_Create_Args* args, TSR_Device** device) {
@@ -73,16 +68,18 @@ TSR_Status* DeviceGetProperties(TSR_Device* device, TSR_DeviceProperties* proper
   return nullptr;
 }
 
-[[maybe_unused]] TSR_Status* MemoryAllocate(TSR_Device* device, size_t size, size_t alignment,
-                                            void** ptr) {
-  if (size > (size_t{1} << 20)) {
+[[maybe_unused]] TSR_Status* MemoryAllocate(TSR_Device* device, TSR_Memory_Allocate_Args* args) {
+  if (args->size > (size_t{1} << 20)) {
     return host->Status_Create(TSR_CODE_RESOURCE_EXHAUSTED, "fake device memory is 1 MiB");
   }
-  *ptr = std::malloc(size == 0 ? 1 : size);
+  args->ptr = std::aligned_alloc(64, args->size == 0 ? 64 : (args->size + 63) / 64 * 64);
   return nullptr;
 }
 
-void MemoryFree(TSR_Device* device, void* ptr, size_t size) { std::free(ptr); }
+TSR_Status* MemoryFree(TSR_Device* device, const TSR_Memory_Free_Args* args) {
+  std::free(args->ptr);
+  return nullptr;
+}
 
 TSR_Status* Memcpy(TSR_Device* device, TSR_Stream* stream, void* dst, const void* src,
                    size_t size) {
@@ -148,12 +145,9 @@ void ReplySendTensor(TSR_TransportReply*, TSR_Status* status, const TSR_TensorVi
   r.Memcpy_HostToDevice = Memcpy;
   r.Memcpy_DeviceToHost = Memcpy;
   r.Memcpy_DeviceToDevice = Memcpy;
-#if FAKE_BUILT_FOR_MINOR < 2
-  // What follows a minor-1 table in memory is not the plugin's to define; a trap stands there.
-  r.GetDeviceCountForConfig = TrapDeviceCountForConfig;
-#ifndef FAKE_FULL_DEVICE_STRUCT
-  r.struct_size = TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, Event_Synchronize);
-#endif
+#ifdef FAKE_SHORT_DEVICE_TABLE
+  r.Stream_Create = TrapStreamCreate;
+  r.struct_size = TSR_STRUCT_SIZE(TSR_DeviceTypeRegistration, Memcpy_DeviceToDevice);
 #endif
   return host->Registrar_RegisterDeviceType(registrar, &r);
 }
@@ -231,7 +225,7 @@ TSR_Status* Init(const TSR_Plugin_Init_Args* args) {
   args->info->name = FAKE_INFO_NAME;
   args->info->version = FAKE_VERSION;
   args->info->abi_version_major = TSR_ABI_VERSION_MAJOR;
-  args->info->abi_version_minor = FAKE_BUILT_FOR_MINOR;
+  args->info->abi_version_minor = TSR_ABI_VERSION_MINOR;
   args->info->min_host_abi_version_minor = FAKE_INFO_MIN_HOST_MINOR;
   host->Log(TSR_LOG_SEVERITY_INFO, FAKE_NAME, "initialising");
   TSR_Status* status = nullptr;

@@ -169,6 +169,7 @@ struct PullResult {
   TSR_DataType dtype = TSR_DTYPE_INVALID;
   std::vector<int64_t> dims;
   std::vector<char> bytes;
+  size_t sent_byte_size = 0;  // what the transport told allocate
 };
 
 struct PullOptions {
@@ -182,8 +183,9 @@ std::shared_ptr<PullResult> StartPull(TransportChannel& channel, uint64_t step_i
   auto result = std::make_shared<PullResult>();
   channel.RecvTensor(
       step_id, key, options.deadline_ms,
-      [result, options](TSR_DataType dtype, absl::Span<const int64_t> dims,
+      [result, options](TSR_DataType dtype, absl::Span<const int64_t> dims, size_t byte_size,
                         TSR_TensorView* destination) -> absl::Status {
+        result->sent_byte_size = byte_size;
         result->allocated = true;
         result->dtype = dtype;
         result->dims.assign(dims.begin(), dims.end());
@@ -952,6 +954,7 @@ TEST_P(TransportConformanceTest, TlsWithCertificatesFromFilesWorks) {
   EXPECT_EQ(call->response, "Worker/GetStatus|over tls");
   EXPECT_TRUE(pull->status.ok()) << pull->status;
   EXPECT_EQ(pull->bytes, handler.tensors["1/t"].bytes);
+  EXPECT_EQ(pull->sent_byte_size, handler.tensors["1/t"].bytes.size());
 
   // The name checked against the certificate may differ from the address dialled.
   TransportOptions by_name = ClientTls("ca.pem", "client.pem", "client.key");

@@ -256,7 +256,7 @@ TEST_F(LoopbackTransportTest, TensorTheSenderCannotSendFailsThePullAndIsReleased
     bool allocated = false;
     (*channel)->RecvTensor(
         1, "t", 0,
-        [&](TSR_DataType, absl::Span<const int64_t>, TSR_TensorView*) {
+        [&](TSR_DataType, absl::Span<const int64_t>, size_t, TSR_TensorView*) {
           allocated = true;
           return absl::OkStatus();
         },

@@ -136,9 +136,9 @@ class ActivationKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView x;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
     return DispatchTypes<Ts...>(ctx, x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* in = x.data<const T>();
@@ -166,8 +166,8 @@ class ActivationGradKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView a;
     TensorView b;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &a));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &b));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &a));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &b));
     if constexpr (kRule == SizeRule::kSameShape) {
       if (a.shape() != b.shape()) {
         return sdk::InvalidArgument("g and a must be the same size");
@@ -178,7 +178,7 @@ class ActivationGradKernel : public sdk::Kernel {
           a.num_elements(), " and ", b.num_elements());
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, a.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, a.shape(), &out));
     return DispatchTypes<Ts...>(ctx, a.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* ap = a.data<const T>();
@@ -217,19 +217,19 @@ Status RegisterRealGrad(TSR_Registrar* registrar, const char* op) {
 }  // namespace
 
 Status RegisterActivationKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR((RegisterFloating<EluFn, kExpCost>(registrar, "Elu")));
-  TSR_SDK_RETURN_IF_ERROR((RegisterFloating<SeluFn, kExpCost>(registrar, "Selu")));
-  TSR_SDK_RETURN_IF_ERROR((RegisterFloating<LeakyReluFn, kCheapCost>(registrar, "LeakyRelu")));
-  TSR_SDK_RETURN_IF_ERROR((RegisterFloating<SoftplusFn, kExpCost>(registrar, "Softplus")));
-  TSR_SDK_RETURN_IF_ERROR(RegisterRealGrad<ReluGradFn>(registrar, "ReluGrad"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterRealGrad<Relu6GradFn>(registrar, "Relu6Grad"));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<EluFn, kExpCost>(registrar, "Elu")));
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<SeluFn, kExpCost>(registrar, "Selu")));
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<LeakyReluFn, kCheapCost>(registrar, "LeakyRelu")));
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<SoftplusFn, kExpCost>(registrar, "Softplus")));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterRealGrad<ReluGradFn>(registrar, "ReluGrad"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterRealGrad<Relu6GradFn>(registrar, "Relu6Grad"));
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterFloatingGrad<LeakyReluGradFn, kCheapCost>(registrar, "LeakyReluGrad")));
-  TSR_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<EluGradFn, kCheapCost>(registrar, "EluGrad")));
-  TSR_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<SeluGradFn, kCheapCost>(registrar, "SeluGrad")));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<EluGradFn, kCheapCost>(registrar, "EluGrad")));
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<SeluGradFn, kCheapCost>(registrar, "SeluGrad")));
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterFloatingGrad<SoftplusGradFn, kExpCost>(registrar, "SoftplusGrad")));
-  TSR_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<SigmoidGradFn, kCheapCost, SizeRule::kSameCount>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<SigmoidGradFn, kCheapCost, SizeRule::kSameCount>(
       registrar, "SigmoidGrad")));
   return RegisterFloatingGrad<TanhGradFn, kCheapCost, SizeRule::kSameCount>(registrar, "TanhGrad");
 }

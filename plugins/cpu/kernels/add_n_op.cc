@@ -21,7 +21,7 @@ class AddNKernel : public sdk::Kernel {
     const int n = ctx.num_inputs();
     if (n < 1) return sdk::InvalidArgument("AddN node '", ctx.node_name(), "' has no inputs");
     std::vector<TensorView> inputs(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &inputs[i]));
+    for (int i = 0; i < n; ++i) TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &inputs[i]));
     const Shape shape = inputs[0].shape();
     for (int i = 1; i < n; ++i) {
       if (inputs[i].shape() != shape) {
@@ -40,7 +40,7 @@ class AddNKernel : public sdk::Kernel {
     TensorView out;
     // Element k of the output is written after every input's element k is read, so input 0's
     // buffer may be reused.
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, out.dtype(), [&](auto tag) {
       Sum<decltype(tag)>(ctx, inputs, out);

@@ -34,9 +34,9 @@ class ArgOpKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView dimension;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &dimension));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, dimension, "dimension"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &dimension));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, dimension, "dimension"));
     if (dimension.rank() != 0) {
       return sdk::InvalidArgument("dim must be a scalar, but received tensor of shape: ",
                                   dimension.shape().DebugString());
@@ -55,7 +55,7 @@ class ArgOpKernel : public sdk::Kernel {
     Shape out_shape = input.shape();
     out_shape.RemoveDim(static_cast<int>(axis));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     int64_t outer = 1;
     int64_t inner = 1;
@@ -111,7 +111,7 @@ Status RegisterArgMinMaxKernels(TSR_Registrar* registrar) {
       TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE, TSR_DTYPE_INT32, TSR_DTYPE_INT64, TSR_DTYPE_BOOL};
   const std::vector<sdk::TypeConstraint> constraints = {
       {"T", *types}, {"Tidx", IndexTypes()}, {"output_type", IndexTypes()}};
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ArgOpKernel<true>>(registrar, "ArgMax", kCpu,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ArgOpKernel<true>>(registrar, "ArgMax", kCpu,
                                                                  constraints, 0, 0, {"dimension"}));
   return sdk::RegisterKernel<ArgOpKernel<false>>(registrar, "ArgMin", kCpu, constraints, 0, 0,
                                                  {"dimension"});

@@ -71,8 +71,8 @@ class BatchMatMulKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView x;
     TensorView y;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
     if (x.rank() < 2) return sdk::InvalidArgument("In[0] ndims must be >= 2: ", x.rank());
     if (y.rank() < 2) return sdk::InvalidArgument("In[1] ndims must be >= 2: ", y.rank());
     BatchPlan plan;
@@ -95,7 +95,7 @@ class BatchMatMulKernel : public sdk::Kernel {
     out_shape.AddDim(m);
     out_shape.AddDim(n);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, x.dtype(), [&](auto tag) {
       using T = decltype(tag);

@@ -123,37 +123,37 @@ class FusedBatchNormKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView x, scale, offset, mean, variance;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &scale));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &offset));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(3, &mean));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(4, &variance));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &scale));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &offset));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(3, &mean));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(4, &variance));
     if (x.rank() != 4 && x.rank() != 5) {
       return sdk::InvalidArgument("input must be 4 or 5-dimensional", x.shape().DebugString());
     }
-    TSR_SDK_RETURN_IF_ERROR(CheckRank(scale, 1, "scale must be 1-dimensional"));
-    TSR_SDK_RETURN_IF_ERROR(CheckRank(offset, 1, "offset must be 1-dimensional"));
-    TSR_SDK_RETURN_IF_ERROR(CheckRank(mean, 1, "estimated_mean must be 1-dimensional"));
-    TSR_SDK_RETURN_IF_ERROR(CheckRank(variance, 1, "estimated_variance must be 1-dimensional"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckRank(scale, 1, "scale must be 1-dimensional"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckRank(offset, 1, "offset must be 1-dimensional"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckRank(mean, 1, "estimated_mean must be 1-dimensional"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckRank(variance, 1, "estimated_variance must be 1-dimensional"));
     const ChannelLayout l(x.shape(), attrs_.channels_first);
-    TSR_SDK_RETURN_IF_ERROR(CheckChannels(scale, l.channels, "scale"));
-    TSR_SDK_RETURN_IF_ERROR(CheckChannels(offset, l.channels, "offset"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckChannels(scale, l.channels, "scale"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckChannels(offset, l.channels, "offset"));
     const bool use_moving = !attrs_.is_training || attrs_.exponential_avg_factor != 1.0f;
     if (use_moving) {
       const std::string prefix =
           attrs_.is_training ? "When exponential_avg_factor != 1" : "When is_training=false";
-      TSR_SDK_RETURN_IF_ERROR(CheckChannels(mean, l.channels, prefix + ", mean"));
-      TSR_SDK_RETURN_IF_ERROR(CheckChannels(variance, l.channels, prefix + ", variance"));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckChannels(mean, l.channels, prefix + ", mean"));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckChannels(variance, l.channels, prefix + ", variance"));
     }
     if (x.dtype() != TSR_DTYPE_FLOAT) return UnsupportedType(ctx, x.dtype());
     TensorView y, batch_mean, batch_var, saved_mean, saved_var, reserve_3;
     const Shape channel_shape({l.channels});
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &y));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(1, channel_shape, &batch_mean));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(2, channel_shape, &batch_var));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(3, channel_shape, &saved_mean));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(4, channel_shape, &saved_var));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(5, Shape(), &reserve_3));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &y));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(1, channel_shape, &batch_mean));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(2, channel_shape, &batch_var));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(3, channel_shape, &saved_mean));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(4, channel_shape, &saved_var));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(5, Shape(), &reserve_3));
     *reserve_3.data<float>() = 0.0f;
     if (x.num_elements() == 0) {
       // TensorFlow's statistics of an empty batch.
@@ -216,35 +216,35 @@ class FusedBatchNormGradKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView dy, x, scale, saved_mean, saved_var;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &dy));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &x));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &scale));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(3, &saved_mean));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(4, &saved_var));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &dy));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &scale));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(3, &saved_mean));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(4, &saved_var));
     for (const TensorView* t : {&dy, &x}) {
       if (t->rank() != 4 && t->rank() != 5) {
         return sdk::InvalidArgument("input must be 4 or 5-dimensional", t->shape().DebugString());
       }
     }
-    TSR_SDK_RETURN_IF_ERROR(CheckRank(scale, 1, "scale must be 1-dimensional"));
-    TSR_SDK_RETURN_IF_ERROR(CheckRank(saved_mean, 1, "saved mean must be 1-dimensional"));
-    TSR_SDK_RETURN_IF_ERROR(CheckRank(saved_var, 1, "saved variance must be 1-dimensional"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckRank(scale, 1, "scale must be 1-dimensional"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckRank(saved_mean, 1, "saved mean must be 1-dimensional"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckRank(saved_var, 1, "saved variance must be 1-dimensional"));
     if (x.shape() != dy.shape()) {
       return sdk::InvalidArgument("x and y_backprop must have same shape, but x has shape ",
                                   x.shape().DebugString(), " and y_backprop has shape ",
                                   dy.shape().DebugString());
     }
     const ChannelLayout l(x.shape(), attrs_.channels_first);
-    TSR_SDK_RETURN_IF_ERROR(CheckChannels(scale, l.channels, "scale"));
-    TSR_SDK_RETURN_IF_ERROR(CheckChannels(saved_mean, l.channels, "reserve_space_1"));
-    TSR_SDK_RETURN_IF_ERROR(CheckChannels(saved_var, l.channels, "reserve_space_2"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckChannels(scale, l.channels, "scale"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckChannels(saved_mean, l.channels, "reserve_space_1"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckChannels(saved_var, l.channels, "reserve_space_2"));
     if (x.dtype() != TSR_DTYPE_FLOAT) return UnsupportedType(ctx, x.dtype());
     TensorView dx, dscale, doffset, reserve_4, reserve_5;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.shape(), &dx));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(1, Shape({l.channels}), &dscale));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(2, Shape({l.channels}), &doffset));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(3, Shape({0}), &reserve_4));
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(4, Shape({0}), &reserve_5));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.shape(), &dx));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(1, Shape({l.channels}), &dscale));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(2, Shape({l.channels}), &doffset));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(3, Shape({0}), &reserve_4));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(4, Shape({0}), &reserve_5));
     if (x.num_elements() == 0) {
       Fill(dscale, 0.0f);
       Fill(doffset, 0.0f);
@@ -294,7 +294,7 @@ class FusedBatchNormGradKernel : public sdk::Kernel {
 
 Status RegisterBatchNormKernels(TSR_Registrar* registrar) {
   const std::vector<TSR_DataType> float_only = {TSR_DTYPE_FLOAT};
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FusedBatchNormKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FusedBatchNormKernel>(
       registrar, "FusedBatchNormV3", kCpu, {{"T", float_only}, {"U", float_only}}));
   return sdk::RegisterKernel<FusedBatchNormGradKernel>(registrar, "FusedBatchNormGradV3", kCpu,
                                                        {{"T", float_only}, {"U", float_only}});

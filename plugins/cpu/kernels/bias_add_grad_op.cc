@@ -26,7 +26,7 @@ class BiasAddGradKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView grad;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &grad));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &grad));
     if (grad.rank() < 2) {
       return sdk::InvalidArgument("Input tensor must be at least 2D: ", grad.shape().DebugString());
     }
@@ -37,7 +37,7 @@ class BiasAddGradKernel : public sdk::Kernel {
     for (int d = channel_dim + 1; d < grad.rank(); ++d) inner *= grad.dim(d);
     const int64_t outer = channels == 0 || inner == 0 ? 0 : grad.num_elements() / channels / inner;
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape({channels}), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape({channels}), &out));
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, grad.dtype(), [&](auto tag) {
       using T = decltype(tag);
       // Floating sums accumulate in double; integer sums wrap as TensorFlow's do.

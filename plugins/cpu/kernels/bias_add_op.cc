@@ -24,8 +24,8 @@ class BiasAddKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView bias;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &bias));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &bias));
     if (input.rank() < 2) {
       return sdk::InvalidArgument("Input tensor must be at least 2D: ",
                                   input.shape().DebugString());
@@ -44,7 +44,7 @@ class BiasAddKernel : public sdk::Kernel {
     int64_t inner = 1;
     for (int d = channel_dim + 1; d < input.rank(); ++d) inner *= input.dim(d);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);

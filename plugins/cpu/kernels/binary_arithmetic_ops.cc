@@ -43,11 +43,11 @@ namespace tessera::cpu {
 
 Status RegisterBinaryArithmeticKernels(TSR_Registrar* registrar) {
   // One kernel class serves Add and AddV2 (they differ only for strings in TensorFlow).
-  TSR_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<SumOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<SumOp, float, double, int32_t, int64_t>(
       registrar, "Add", RealNumberTypes())));
-  TSR_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<SumOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<SumOp, float, double, int32_t, int64_t>(
       registrar, "AddV2", RealNumberTypes())));
-  TSR_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<DifferenceOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<DifferenceOp, float, double, int32_t, int64_t>(
       registrar, "Sub", RealNumberTypes())));
   return RegisterBinaryKernel<ProductOp, float, double, int32_t, int64_t>(registrar, "Mul",
                                                                           RealNumberTypes());

@@ -113,15 +113,15 @@ struct functor_traits<tessera::cpu::RealFloorDivFn<T>> {
 namespace tessera::cpu {
 
 Status RegisterBinaryDivModKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR((RegisterDivision<DivOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterDivision<DivOp, float, double, int32_t, int64_t>(
       registrar, "Div", RealNumberTypes())));
-  TSR_SDK_RETURN_IF_ERROR((RegisterDivision<FloorDivOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterDivision<FloorDivOp, float, double, int32_t, int64_t>(
       registrar, "FloorDiv", RealNumberTypes())));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterDivision<TruncateDivOp, int32_t, int64_t>(registrar, "TruncateDiv", IndexTypes())));
-  TSR_SDK_RETURN_IF_ERROR((RegisterDivision<FloorModOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterDivision<FloorModOp, float, double, int32_t, int64_t>(
       registrar, "FloorMod", RealNumberTypes())));
-  TSR_SDK_RETURN_IF_ERROR((RegisterDivision<TruncateModOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterDivision<TruncateModOp, float, double, int32_t, int64_t>(
       registrar, "TruncateMod", RealNumberTypes())));
   return RegisterDivision<TruncateModOp, float, double, int32_t, int64_t>(registrar, "Mod",
                                                                           RealNumberTypes());

@@ -16,9 +16,9 @@ using MinOp = Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>;
 }  // namespace
 
 Status RegisterBinaryDivisionExtremaKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterBinaryKernel<QuotientOp, float, double>(registrar, "RealDiv", FloatingTypes())));
-  TSR_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<MaxOp, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterBinaryKernel<MaxOp, float, double, int32_t, int64_t>(
       registrar, "Maximum", RealNumberTypes())));
   return RegisterBinaryKernel<MinOp, float, double, int32_t, int64_t>(registrar, "Minimum",
                                                                       RealNumberTypes());

@@ -17,8 +17,8 @@ class BinaryKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView x;
     TensorView y;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
     if (x.dtype() != y.dtype()) {
       return sdk::InvalidArgument("node '", ctx.node_name(), "' has inputs of different dtypes: ",
                                   sdk::DataTypeName(x.dtype()), " vs. ",
@@ -39,7 +39,7 @@ class BinaryKernel : public sdk::Kernel {
     if (x_shape == y_shape) {
       // The common case: no broadcasting, no plan.
       TensorView out;
-      TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, x_shape, &out));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, x_shape, &out));
       const int64_t n = out.num_elements();
       if (n <= kInlineElements) {
         const T* xp = x.data<const T>();
@@ -61,7 +61,7 @@ class BinaryKernel : public sdk::Kernel {
     TensorView out;
     // Forwarding is safe even when broadcasting: an input with the output's size is read at the
     // output's own index.
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, plan.output_shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, plan.output_shape(), &out));
     const int64_t n = out.num_elements();
     if (n == 0) return OkStatus();
     const int64_t x_n = x.num_elements();

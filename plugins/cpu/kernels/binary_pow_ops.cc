@@ -82,7 +82,7 @@ struct functor_traits<tessera::cpu::SquaredDifferenceFn<T>> {
 namespace tessera::cpu {
 
 Status RegisterBinaryPowKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterCheckedBinaryKernel<PowOp, NonNegativeIntegerExponent, float, double, int32_t,
                                    int64_t>(registrar, "Pow", RealNumberTypes())));
   return RegisterBinaryKernel<SquaredDifferenceFn, float, double, int32_t, int64_t>(

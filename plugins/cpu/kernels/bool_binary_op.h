@@ -31,8 +31,8 @@ class BoolBinaryKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView x;
     TensorView y;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
     if (x.dtype() != y.dtype()) {
       return sdk::InvalidArgument("node '", ctx.node_name(), "' has inputs of different dtypes: ",
                                   sdk::DataTypeName(x.dtype()), " vs. ",
@@ -53,7 +53,7 @@ class BoolBinaryKernel : public sdk::Kernel {
     // The host forwards an input only when its dtype is the output's (bool), so only logical
     // ops and bool comparisons reuse a buffer; each element is read before it is written.
     if (x_shape == y_shape) {
-      TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, x_shape, &out));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, x_shape, &out));
       bool* op = out.data<bool>();
       const Fn fn{};
       ctx.ParallelFor(out.num_elements(), 1, [&](int64_t begin, int64_t end) {
@@ -67,13 +67,13 @@ class BoolBinaryKernel : public sdk::Kernel {
         return sdk::InvalidArgument("Incompatible shapes: ", x_shape.DebugString(), " vs. ",
                                     y_shape.DebugString());
       }
-      TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape(), &out));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape(), &out));
       *out.data<bool>() = Fn::kIncompatibleShapesResult;
       return OkStatus();
     }
     // An input with the output's element count has the output's shape (up to leading 1s), so it
     // is read at the output's own index and may be forwarded.
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, plan.output_shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, plan.output_shape(), &out));
     bool* op = out.data<bool>();
     ctx.ParallelFor(out.num_elements(), 2, [&](int64_t begin, int64_t end) {
       BroadcastLoop(plan, xp, yp, op, begin, end, Fn());

@@ -46,9 +46,9 @@ class CastKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &out));
     const int64_t n = input.num_elements();
     if (n == 0) return OkStatus();
     if (input.dtype() == out.dtype()) {

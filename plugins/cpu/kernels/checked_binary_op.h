@@ -33,14 +33,14 @@ class CheckedBinaryKernel : public BinaryKernel<Op, Ts...> {
   Status Compute(KernelContext& ctx) override {
     TensorView x;
     TensorView y;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
     // An empty operand makes the output empty: nothing is computed, so nothing can fail. Shapes
     // that do not broadcast are the base's error, reported first as in TensorFlow.
     if (x.dtype() == y.dtype() && x.num_elements() > 0 && y.num_elements() > 0) {
       BroadcastPlan plan;
       if (plan.Init(x.shape(), y.shape())) {
-        TSR_SDK_RETURN_IF_ERROR(DispatchTypes<Ts...>(
+        TESSERA_SDK_RETURN_IF_ERROR(DispatchTypes<Ts...>(
             ctx, y.dtype(), [&](auto tag) { return Check::template Run<decltype(tag)>(ctx, y); }));
       }
     }

@@ -87,11 +87,11 @@ Status RegisterEquality(TSR_Registrar* registrar, const char* op_name) {
 }  // namespace
 
 Status RegisterComparisonKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(RegisterOrdered<LessFn>(registrar, "Less"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterOrdered<LessEqualFn>(registrar, "LessEqual"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterOrdered<GreaterFn>(registrar, "Greater"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterOrdered<GreaterEqualFn>(registrar, "GreaterEqual"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterEquality<EqualFn>(registrar, "Equal"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterOrdered<LessFn>(registrar, "Less"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterOrdered<LessEqualFn>(registrar, "LessEqual"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterOrdered<GreaterFn>(registrar, "Greater"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterOrdered<GreaterEqualFn>(registrar, "GreaterEqual"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterEquality<EqualFn>(registrar, "Equal"));
   return RegisterEquality<NotEqualFn>(registrar, "NotEqual");
 }
 

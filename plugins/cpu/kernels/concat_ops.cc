@@ -38,14 +38,14 @@ class ConcatV2Kernel : public sdk::Kernel {
                                   " values, expected at least 1");
     }
     TensorView axis_view;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(num_values, &axis_view));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(num_values, &axis_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
     if (axis_view.rank() != 0) {
       return sdk::InvalidArgument("axis tensor should be a scalar integer, but got shape ",
                                   axis_view.shape().DebugString());
     }
     std::vector<TensorView> inputs(static_cast<size_t>(num_values));
-    for (int i = 0; i < num_values; ++i) TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &inputs[i]));
+    for (int i = 0; i < num_values; ++i) TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &inputs[i]));
     const TensorView& first = inputs[0];
     const int rank = first.rank();
     const int64_t concat_dim = IndexAt(axis_view, 0);
@@ -75,7 +75,7 @@ class ConcatV2Kernel : public sdk::Kernel {
     if (num_values == 1) return ctx.SetOutputFromInput(0, 0);
     out_shape.set_dim(static_cast<int>(axis), axis_total);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     int64_t rows = 1;
     for (int d = 0; d < axis; ++d) rows *= out_shape.dim(d);
@@ -102,7 +102,7 @@ class PackKernel : public sdk::Kernel {
       return sdk::InvalidArgument("Pack node '", ctx.node_name(), "' has no values");
     }
     std::vector<TensorView> inputs(static_cast<size_t>(num_values));
-    for (int i = 0; i < num_values; ++i) TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &inputs[i]));
+    for (int i = 0; i < num_values; ++i) TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &inputs[i]));
     const Shape first_shape = inputs[0].shape();
     const int output_rank = first_shape.rank() + 1;
     const int64_t axis = axis_ < 0 ? axis_ + output_rank : axis_;
@@ -125,7 +125,7 @@ class PackKernel : public sdk::Kernel {
     out_shape.InsertDim(static_cast<int>(axis), num_values);
     if (num_values == 1) return ctx.SetOutputFromInput(0, 0, out_shape);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     int64_t rows = 1;
     for (int d = 0; d < axis; ++d) rows *= first_shape.dim(d);
@@ -142,7 +142,7 @@ class PackKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterConcatKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ConcatV2Kernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ConcatV2Kernel>(
       registrar, "ConcatV2", kCpu, {{"T", AllTypes()}, {"Tidx", IndexTypes()}}, 0, 0, {"axis"}));
   return sdk::RegisterKernel<PackKernel>(registrar, "Pack", kCpu, {{"T", AllTypes()}});
 }

@@ -46,7 +46,7 @@ class ConstKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape_, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape_, &out));
     if (!bytes_.empty()) std::memcpy(out.raw_data(), bytes_.data(), bytes_.size());
     return OkStatus();
   }
@@ -97,14 +97,14 @@ class PlaceholderKernel : public sdk::Kernel {
 
 Status RegisterConstantKernels(TSR_Registrar* registrar) {
   constexpr uint32_t kCheap = TSR_KERNEL_FLAG_CHEAP;
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<ConstKernel>(registrar, "Const", kCpu, {{"dtype", AllTypes()}},
                                        kCheap | TSR_KERNEL_FLAG_CONSTANT_OUTPUTS));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<ForwardKernel>(registrar, "Identity", kCpu, {{"T", AllTypes()}}, kCheap));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ForwardKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ForwardKernel>(
       registrar, "PlaceholderWithDefault", kCpu, {{"dtype", AllTypes()}}, kCheap));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<NoOpKernel>(registrar, "NoOp", kCpu, {}, kCheap));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<NoOpKernel>(registrar, "NoOp", kCpu, {}, kCheap));
   return sdk::RegisterKernel<PlaceholderKernel>(registrar, "Placeholder", kCpu,
                                                 {{"dtype", AllTypes()}}, kCheap);
 }

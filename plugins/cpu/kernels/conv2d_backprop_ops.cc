@@ -29,16 +29,16 @@ class Conv2DBackpropInputKernel : public sdk::Kernel {
     TensorView sizes;
     TensorView filter;
     TensorView out_backprop;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &sizes));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &filter));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &sizes));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &filter));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
     if (sizes.rank() != 1) {
       return sdk::InvalidArgument("Conv2DBackpropInput: input_sizes input must be 1-dim, not ",
                                   sizes.rank());
     }
     Shape input_shape;
     if (sizes.num_elements() == 4) {
-      TSR_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, &input_shape));
+      TESSERA_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, &input_shape));
     } else if (sizes.num_elements() == 2) {
       if (out_backprop.rank() != 4 || filter.rank() != 4) {
         return sdk::InvalidArgument(
@@ -46,7 +46,7 @@ class Conv2DBackpropInputKernel : public sdk::Kernel {
             " must be 4-dimensional");
       }
       Shape spatial;
-      TSR_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, &spatial));
+      TESSERA_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, &spatial));
       input_shape = attrs_.MakeShape(out_backprop.dim(attrs_.batch_dim()), spatial.dim(0),
                                      spatial.dim(1), filter.dim(2));
     } else {
@@ -55,11 +55,11 @@ class Conv2DBackpropInputKernel : public sdk::Kernel {
           sizes.num_elements());
     }
     ConvGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(ComputeConvBackpropGeometry("Conv2DCustomBackpropInput", attrs_,
+    TESSERA_SDK_RETURN_IF_ERROR(ComputeConvBackpropGeometry("Conv2DCustomBackpropInput", attrs_,
                                                         input_shape, filter.shape(),
                                                         out_backprop.shape(), &g));
     TensorView output;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &output));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &output));
     if (output.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, filter.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -87,21 +87,21 @@ class Conv2DBackpropFilterKernel : public sdk::Kernel {
     TensorView input;
     TensorView sizes;
     TensorView out_backprop;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &sizes));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &sizes));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
     if (sizes.rank() != 1) {
       return sdk::InvalidArgument(
           "Conv2DCustomBackpropFilter: filter_sizes input must be 1-dim, not ", sizes.rank());
     }
     Shape filter_shape;
-    TSR_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, &filter_shape));
+    TESSERA_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, &filter_shape));
     ConvGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(ComputeConvBackpropGeometry("Conv2DCustomBackpropFilter", attrs_,
+    TESSERA_SDK_RETURN_IF_ERROR(ComputeConvBackpropGeometry("Conv2DCustomBackpropFilter", attrs_,
                                                         input.shape(), filter_shape,
                                                         out_backprop.shape(), &g));
     TensorView output;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, filter_shape, &output));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, filter_shape, &output));
     if (output.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -121,7 +121,7 @@ class Conv2DBackpropFilterKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterConv2DBackpropKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<Conv2DBackpropInputKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<Conv2DBackpropInputKernel>(
       registrar, "Conv2DBackpropInput", kCpu, {{"T", FloatingTypes()}}, 0, 0, {"input_sizes"}));
   return sdk::RegisterKernel<Conv2DBackpropFilterKernel>(
       registrar, "Conv2DBackpropFilter", kCpu, {{"T", FloatingTypes()}}, 0, 0, {"filter_sizes"});

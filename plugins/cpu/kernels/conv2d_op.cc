@@ -22,12 +22,12 @@ class Conv2DKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView filter;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &filter));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &filter));
     ConvGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(ComputeConv2DGeometry(attrs_, input.shape(), filter.shape(), &g));
+    TESSERA_SDK_RETURN_IF_ERROR(ComputeConv2DGeometry(attrs_, input.shape(), filter.shape(), &g));
     TensorView output;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(
         0, attrs_.MakeShape(g.batch, g.out_rows, g.out_cols, g.out_depth), &output));
     if (output.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, input.dtype(), [&](auto tag) {

@@ -46,7 +46,7 @@ Status SpatialGeometry(const ConvAttrs& attrs, ConvGeometry* g) {
     g->pad_left = attrs.explicit_paddings[2 * attrs.cols_dim()];
     g->pad_right = attrs.explicit_paddings[2 * attrs.cols_dim() + 1];
   }
-  TSR_SDK_RETURN_IF_ERROR(WindowedOutputSize(g->in_rows, g->filter_rows, g->dilation_rows,
+  TESSERA_SDK_RETURN_IF_ERROR(WindowedOutputSize(g->in_rows, g->filter_rows, g->dilation_rows,
                                              g->stride_rows, attrs.padding, &g->out_rows,
                                              &g->pad_top, &g->pad_bottom));
   return WindowedOutputSize(g->in_cols, g->filter_cols, g->dilation_cols, g->stride_cols,
@@ -66,23 +66,23 @@ bool ConvGeometry::IsPointwise() const {
 
 Status ReadConvAttrs(KernelConstruction& ctx, bool depthwise, ConvAttrs* attrs) {
   std::string data_format;
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
   if (data_format != "NHWC" && data_format != "NCHW") {
     return sdk::InvalidArgument("Invalid data format");
   }
   attrs->nchw = data_format == "NCHW";
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &attrs->strides));
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("dilations", &attrs->dilations));
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("padding", &attrs->padding));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &attrs->strides));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("dilations", &attrs->dilations));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("padding", &attrs->padding));
   if (ctx.HasAttr("explicit_paddings")) {
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("explicit_paddings", &attrs->explicit_paddings));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("explicit_paddings", &attrs->explicit_paddings));
   }
   if (attrs->dilations.size() != 4) {
     return sdk::InvalidArgument("Sliding window dilations field must specify 4 dimensions");
   }
-  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs->strides));
-  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("dilations", attrs->dilations));
-  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("explicit_paddings", attrs->explicit_paddings));
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs->strides));
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("dilations", attrs->dilations));
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("explicit_paddings", attrs->explicit_paddings));
   if (attrs->strides.size() != 4) {
     return sdk::InvalidArgument("Sliding window strides field must specify 4 dimensions");
   }
@@ -248,7 +248,7 @@ Status ComputeConvBackpropGeometry(const char* label, const ConvAttrs& attrs, co
         label, ": output depth must be evenly divisible by number of groups: ", g->out_depth,
         " vs ", g->groups());
   }
-  TSR_SDK_RETURN_IF_ERROR(SpatialGeometry(attrs, g));
+  TESSERA_SDK_RETURN_IF_ERROR(SpatialGeometry(attrs, g));
   const int64_t actual[2] = {out_backprop.dim(attrs.rows_dim()),
                              out_backprop.dim(attrs.cols_dim())};
   const int64_t computed[2] = {g->out_rows, g->out_cols};

@@ -19,9 +19,9 @@ class CumsumKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView x;
     TensorView axis_view;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &axis_view));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &axis_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
     if (axis_view.rank() != 0) {
       return sdk::InvalidArgument("ScanOp: axis must be a scalar, not ",
                                   axis_view.shape().DebugString());
@@ -35,7 +35,7 @@ class CumsumKernel : public sdk::Kernel {
                                   "), but got ", axis);
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
     if (out.num_elements() == 0) return OkStatus();
     int64_t outer = 1;
     int64_t inner = 1;

@@ -18,8 +18,8 @@ namespace {
 Status ReadDepthwiseBackpropAttrs(KernelConstruction& ctx, ConvAttrs* attrs) {
   std::vector<int64_t> strides;
   std::string data_format;
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &strides));
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &strides));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
   const bool nchw = data_format == "NCHW";
   // TensorFlow checks that the row and column strides are equal first.
   if (strides.size() == 4 && strides[nchw ? 2 : 1] == strides[nchw ? 3 : 2] &&
@@ -61,7 +61,7 @@ Status DepthwiseBackpropGeometry(const char* label, const ConvAttrs& attrs, cons
   if (in_depth * filter.dim(3) != out_backprop.dim(attrs.depth_dim())) {
     return sdk::InvalidArgument(label, ": depth_multiplier * in_depth not equal to out_depth");
   }
-  TSR_SDK_RETURN_IF_ERROR(ComputeDepthwiseGeometry(attrs, input, filter, g));
+  TESSERA_SDK_RETURN_IF_ERROR(ComputeDepthwiseGeometry(attrs, input, filter, g));
   if (out_backprop.dim(attrs.rows_dim()) != g->out_rows) {
     return sdk::InvalidArgument(label, ": Number of rows of out_backprop doesn't match computed: ",
                                 "actual = ", out_backprop.dim(attrs.rows_dim()),
@@ -179,21 +179,21 @@ class DepthwiseConv2dNativeBackpropInputKernel : public sdk::Kernel {
     TensorView sizes;
     TensorView filter;
     TensorView out_backprop;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &sizes));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &filter));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &sizes));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &filter));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
     if (sizes.rank() != 1) {
       return sdk::InvalidArgument("Conv2DBackpropInput: input_sizes input must be 1-dim, not ",
                                   sizes.rank());
     }
     Shape input_shape;
-    TSR_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, "input_sizes", &input_shape));
+    TESSERA_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, "input_sizes", &input_shape));
     ConvGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(DepthwiseBackpropGeometry("DepthwiseConv2DBackpropInput", attrs_,
+    TESSERA_SDK_RETURN_IF_ERROR(DepthwiseBackpropGeometry("DepthwiseConv2DBackpropInput", attrs_,
                                                       input_shape, filter.shape(),
                                                       out_backprop.shape(), &g));
     TensorView output;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &output));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &output));
     if (output.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, filter.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -221,21 +221,21 @@ class DepthwiseConv2dNativeBackpropFilterKernel : public sdk::Kernel {
     TensorView input;
     TensorView sizes;
     TensorView out_backprop;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &sizes));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &sizes));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &out_backprop));
     if (sizes.rank() != 1) {
       return sdk::InvalidArgument("Conv2DBackpropFilter: filter_sizes input must be 1-dim, not ",
                                   sizes.rank());
     }
     Shape filter_shape;
-    TSR_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, "filter_sizes", &filter_shape));
+    TESSERA_SDK_RETURN_IF_ERROR(ShapeFromSizes(sizes, "filter_sizes", &filter_shape));
     ConvGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(DepthwiseBackpropGeometry("DepthwiseConv2DBackpropFilter", attrs_,
+    TESSERA_SDK_RETURN_IF_ERROR(DepthwiseBackpropGeometry("DepthwiseConv2DBackpropFilter", attrs_,
                                                       input.shape(), filter_shape,
                                                       out_backprop.shape(), &g));
     TensorView output;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, filter_shape, &output));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, filter_shape, &output));
     if (output.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -255,7 +255,7 @@ class DepthwiseConv2dNativeBackpropFilterKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterDepthwiseConvBackpropKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<DepthwiseConv2dNativeBackpropInputKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<DepthwiseConv2dNativeBackpropInputKernel>(
       registrar, "DepthwiseConv2dNativeBackpropInput", kCpu, {{"T", FloatingTypes()}}, 0, 0,
       {"input_sizes"}));
   return sdk::RegisterKernel<DepthwiseConv2dNativeBackpropFilterKernel>(

@@ -48,9 +48,9 @@ class FillKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView dims;
     TensorView value;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &dims));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &value));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, dims, "dims"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &dims));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &value));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, dims, "dims"));
     if (dims.rank() != 1) {
       return sdk::InvalidArgument("dims must be a vector, got shape ", dims.shape().DebugString());
     }
@@ -69,7 +69,7 @@ class FillKernel : public sdk::Kernel {
       shape.AddDim(size);
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
     FillElements(ctx, out.raw_data(), out.num_elements(), sdk::DataTypeSize(out.dtype()),
                  value.raw_data());
     return OkStatus();
@@ -80,9 +80,9 @@ class ZerosLikeKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out));
     if (out.byte_size() != 0) std::memset(out.raw_data(), 0, out.byte_size());
     return OkStatus();
   }
@@ -91,7 +91,7 @@ class ZerosLikeKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterFillKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FillKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FillKernel>(
       registrar, "Fill", kCpu, {{"T", AllTypes()}, {"index_type", IndexTypes()}},
       TSR_KERNEL_FLAG_CHEAP, 0, {"dims"}));
   return sdk::RegisterKernel<ZerosLikeKernel>(registrar, "ZerosLike", kCpu, {{"T", AllTypes()}},

@@ -33,11 +33,11 @@ class GatherV2Kernel : public sdk::Kernel {
     TensorView params;
     TensorView indices;
     TensorView axis_view;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &params));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &indices));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &axis_view));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, indices, "indices"));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &params));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &indices));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &axis_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, indices, "indices"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
     if (params.rank() < 1) {
       return sdk::InvalidArgument("params must be at least 1 dimensional");
     }
@@ -100,7 +100,7 @@ class GatherV2Kernel : public sdk::Kernel {
       inner_size *= params.dim(i);
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     const int64_t num_indices = indices.num_elements();
     if (num_indices == 0 || inner_size == 0 || batch_size * outer_size == 0) return OkStatus();
     for (int64_t i = 0; i < num_indices; ++i) {
@@ -143,10 +143,10 @@ class OneHotKernel : public sdk::Kernel {
     TensorView depth_view;
     TensorView on_value;
     TensorView off_value;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &indices));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &depth_view));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &on_value));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(3, &off_value));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &indices));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &depth_view));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &on_value));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(3, &off_value));
     const int output_dims = indices.rank() + 1;
     if (!(axis_ == -1 || (axis_ >= 0 && axis_ < output_dims))) {
       return sdk::InvalidArgument("Expected axis to be -1 or between [0, ", output_dims,
@@ -171,7 +171,7 @@ class OneHotKernel : public sdk::Kernel {
     Shape out_shape = indices.shape();
     out_shape.InsertDim(axis, depth);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     const size_t element_size = sdk::DataTypeSize(out.dtype());
     FillWithElement(ctx, out.raw_data(), out.num_elements(), element_size, off_value.raw_data());
@@ -206,7 +206,7 @@ const std::vector<TSR_DataType>& OneHotIndexTypes() {
 }  // namespace
 
 Status RegisterGatherKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<GatherV2Kernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<GatherV2Kernel>(
       registrar, "GatherV2", kCpu,
       {{"Tparams", AllTypes()}, {"Tindices", IndexTypes()}, {"Taxis", IndexTypes()}}, 0, 0,
       {"axis"}));

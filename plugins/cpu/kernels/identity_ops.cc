@@ -17,7 +17,7 @@ class IdentityNKernel : public sdk::Kernel {
                                   " inputs but ", ctx.num_outputs(), " outputs");
     }
     for (int i = 0; i < ctx.num_inputs(); ++i) {
-      TSR_SDK_RETURN_IF_ERROR(ctx.SetOutputFromInput(i, i));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.SetOutputFromInput(i, i));
     }
     return OkStatus();
   }
@@ -34,10 +34,10 @@ class SnapshotKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TensorView out;
     int forwarded = -1;
-    TSR_SDK_RETURN_IF_ERROR(
+    TESSERA_SDK_RETURN_IF_ERROR(
         ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out, &forwarded));
     if (forwarded != 0 && out.byte_size() > 0) {
       std::memcpy(out.raw_data(), input.raw_data(), out.byte_size());
@@ -90,11 +90,11 @@ class OnesLikeKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     alignas(16) unsigned char one[16];
     if (!OneOf(input.dtype(), one)) return UnsupportedType(ctx, input.dtype());
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out));
     FillWithElement(ctx, out.raw_data(), out.num_elements(), sdk::DataTypeSize(out.dtype()), one);
     return OkStatus();
   }
@@ -104,11 +104,11 @@ class OnesLikeKernel : public sdk::Kernel {
 
 Status RegisterIdentityKernels(TSR_Registrar* registrar) {
   constexpr uint32_t kCheap = TSR_KERNEL_FLAG_CHEAP;
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<IdentityNKernel>(registrar, "IdentityN", kCpu,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<IdentityNKernel>(registrar, "IdentityN", kCpu,
                                                                {{"T", AllTypes()}}, kCheap));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<StopGradientKernel>(registrar, "StopGradient", kCpu,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<StopGradientKernel>(registrar, "StopGradient", kCpu,
                                                                   {{"T", AllTypes()}}, kCheap));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<SnapshotKernel>(registrar, "Snapshot", kCpu, {{"T", AllTypes()}}));
   return sdk::RegisterKernel<OnesLikeKernel>(registrar, "OnesLike", kCpu, {{"T", AllTypes()}});
 }

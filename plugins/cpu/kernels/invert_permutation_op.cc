@@ -28,14 +28,14 @@ class InvertPermutationKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView x;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
     if (x.rank() != 1) return sdk::InvalidArgument("invert_permutation expects a 1D vector.");
     if (x.num_elements() >= std::numeric_limits<int32_t>::max()) {
       return sdk::InvalidArgument(
           "permutation of nonnegative int32s must have <= int32 max elements");
     }
     TensorView y;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.shape(), &y));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.shape(), &y));
     return DispatchTypes<int32_t, int64_t>(ctx, x.dtype(),
                                            [&](auto zero) { return Invert<decltype(zero)>(x, y); });
   }

@@ -24,10 +24,10 @@ class LogicalNotKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView x;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
     if (x.dtype() != TSR_DTYPE_BOOL) return UnsupportedType(ctx, x.dtype());
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
     const bool* xp = x.data<const bool>();
     bool* op = out.data<bool>();
     ctx.ParallelFor(out.num_elements(), 1, [&](int64_t begin, int64_t end) {
@@ -40,9 +40,9 @@ class LogicalNotKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterLogicalKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterBoolBinaryKernel<LogicalAndFn, bool>(registrar, "LogicalAnd", {})));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterBoolBinaryKernel<LogicalOrFn, bool>(registrar, "LogicalOr", {})));
   return sdk::RegisterKernel<LogicalNotKernel>(registrar, "LogicalNot", kCpu, {},
                                                TSR_KERNEL_FLAG_CHEAP);

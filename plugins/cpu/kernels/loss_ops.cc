@@ -32,8 +32,8 @@ class SoftmaxCrossEntropyKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView logits;
     TensorView labels;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &logits));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &labels));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &logits));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &labels));
     Shape shape = logits.shape();
     if (logits.shape() != labels.shape()) {
       BroadcastPlan plan;
@@ -52,9 +52,9 @@ class SoftmaxCrossEntropyKernel : public sdk::Kernel {
     const int64_t classes = shape.dim(1);
     TensorView loss;
     TensorView backprop;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape({batch}), &loss));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape({batch}), &loss));
     // The backprop may take over the logits' buffer: each row reads its logits before writing.
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 1, shape, &backprop));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 1, shape, &backprop));
     const MatrixStrides x_at(logits.shape());
     const MatrixStrides y_at(labels.shape());
     return DispatchTypes<float, double>(ctx, logits.dtype(), [&](auto tag) {
@@ -112,9 +112,9 @@ class SparseSoftmaxCrossEntropyKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView logits;
     TensorView labels;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &logits));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &labels));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, labels, "labels"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &logits));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &labels));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, labels, "labels"));
     if (logits.rank() != 2) {
       return sdk::InvalidArgument("logits must be 2-D, but got shape ",
                                   logits.shape().DebugString());
@@ -134,13 +134,13 @@ class SparseSoftmaxCrossEntropyKernel : public sdk::Kernel {
     }
     const int64_t batch = logits.dim(0);
     const int64_t classes = logits.dim(1);
-    TSR_SDK_RETURN_IF_ERROR(labels.dtype() == TSR_DTYPE_INT32
+    TESSERA_SDK_RETURN_IF_ERROR(labels.dtype() == TSR_DTYPE_INT32
                                 ? CheckLabels<int32_t>(labels, classes)
                                 : CheckLabels<int64_t>(labels, classes));
     TensorView loss;
     TensorView backprop;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape({batch}), &loss));
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 1, logits.shape(), &backprop));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape({batch}), &loss));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 1, logits.shape(), &backprop));
     return DispatchTypes<float, double>(ctx, logits.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* x = logits.data<const T>();
@@ -171,9 +171,9 @@ class L2LossKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView t;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &t));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &t));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape(), &out));
     return DispatchTypes<float, double>(ctx, t.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* in = t.data<const T>();
@@ -188,9 +188,9 @@ class L2LossKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterLossKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SoftmaxCrossEntropyKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SoftmaxCrossEntropyKernel>(
       registrar, "SoftmaxCrossEntropyWithLogits", kCpu, {{"T", FloatingTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SparseSoftmaxCrossEntropyKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SparseSoftmaxCrossEntropyKernel>(
       registrar, "SparseSoftmaxCrossEntropyWithLogits", kCpu,
       {{"T", FloatingTypes()}, {"Tlabels", IndexTypes()}}));
   return sdk::RegisterKernel<L2LossKernel>(registrar, "L2Loss", kCpu, {{"T", FloatingTypes()}});

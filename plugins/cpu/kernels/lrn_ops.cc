@@ -47,11 +47,11 @@ class LrnKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView in;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &in));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &in));
     if (in.rank() != 4) return sdk::InvalidArgument("in must be 4-dimensional");
     if (in.dtype() != TSR_DTYPE_FLOAT) return UnsupportedType(ctx, in.dtype());
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, in.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, in.shape(), &out));
     const int64_t depth = in.dim(3);
     if (out.num_elements() == 0) return OkStatus();
     const float* x = in.data<const float>();
@@ -83,9 +83,9 @@ class LrnGradKernel : public sdk::Kernel {
     TensorView grads;
     TensorView image;
     TensorView output;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &grads));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &image));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &output));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &grads));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &image));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &output));
     if (grads.rank() != 4 || image.rank() != 4) {
       return sdk::InvalidArgument("inputs must be 4-dimensional");
     }
@@ -95,7 +95,7 @@ class LrnGradKernel : public sdk::Kernel {
     }
     if (grads.dtype() != TSR_DTYPE_FLOAT) return UnsupportedType(ctx, grads.dtype());
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, grads.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, grads.shape(), &out));
     const int64_t depth = grads.dim(3);
     if (out.num_elements() == 0) return OkStatus();
     const float* dy = grads.data<const float>();
@@ -133,7 +133,7 @@ class LrnGradKernel : public sdk::Kernel {
 
 Status RegisterLrnKernels(TSR_Registrar* registrar) {
   const std::vector<TSR_DataType> float_only = {TSR_DTYPE_FLOAT};
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<LrnKernel>(registrar, "LRN", kCpu, {{"T", float_only}}));
   return sdk::RegisterKernel<LrnGradKernel>(registrar, "LRNGrad", kCpu, {{"T", float_only}});
 }

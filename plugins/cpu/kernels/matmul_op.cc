@@ -21,8 +21,8 @@ class MatMulKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView a;
     TensorView b;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &a));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &b));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &a));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &b));
     if (a.rank() != 2) {
       return sdk::InvalidArgument("In[0] is not a matrix. Instead it has shape ",
                                   a.shape().DebugString());
@@ -39,7 +39,7 @@ class MatMulKernel : public sdk::Kernel {
     }
     const Shape out_shape{a.dim(1 - a_inner), b.dim(1 - b_inner)};
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, a.dtype(), [&](auto tag) {
       using T = decltype(tag);
       return Multiply<T>(ctx, a, b, a_inner, b_inner, out);

@@ -14,9 +14,9 @@ class SizeKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{}, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{}, &out));
     const int64_t size = input.num_elements();
     if (out.dtype() == TSR_DTYPE_INT32) {
       if (size > INT32_MAX) {
@@ -37,9 +37,9 @@ class RankKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{}, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{}, &out));
     *out.data<int32_t>() = input.rank();
     return OkStatus();
   }
@@ -60,8 +60,8 @@ class BroadcastGradientArgsKernel : public sdk::Kernel {
     std::vector<int64_t> shapes[2];
     for (int i = 0; i < 2; ++i) {
       TensorView in;
-      TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &in));
-      TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, in, "shape"));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &in));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, in, "shape"));
       if (in.rank() != 1) {
         return sdk::InvalidArgument("In[", i, "] must be a vector.", in.shape().DebugString());
       }
@@ -87,7 +87,7 @@ class BroadcastGradientArgsKernel : public sdk::Kernel {
         if (padded[i][d] == 1) reduce.push_back(static_cast<int64_t>(d));
       }
       TensorView out;
-      TSR_SDK_RETURN_IF_ERROR(
+      TESSERA_SDK_RETURN_IF_ERROR(
           ctx.AllocateOutput(i, Shape{static_cast<int64_t>(reduce.size())}, &out));
       for (size_t k = 0; k < reduce.size(); ++k) {
         if (out.dtype() == TSR_DTYPE_INT32) {
@@ -105,10 +105,10 @@ class BroadcastGradientArgsKernel : public sdk::Kernel {
 
 Status RegisterMetadataKernels(TSR_Registrar* registrar) {
   constexpr uint32_t kCheap = TSR_KERNEL_FLAG_CHEAP;
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SizeKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SizeKernel>(
       registrar, "Size", kCpu, {{"T", AllTypes()}, {"out_type", IndexTypes()}}, kCheap, 0,
       {"output"}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<RankKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<RankKernel>(
       registrar, "Rank", kCpu, {{"T", AllTypes()}}, kCheap, 0, {"output"}));
   return sdk::RegisterKernel<BroadcastGradientArgsKernel>(registrar, "BroadcastGradientArgs", kCpu,
                                                           {{"T", IndexTypes()}}, kCheap, 0,

@@ -58,9 +58,9 @@ class MirrorPadGradKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView paddings;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &paddings));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, paddings, "paddings"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &paddings));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, paddings, "paddings"));
     if (paddings.rank() != 2 || paddings.dim(1) != 2) {
       return sdk::InvalidArgument("paddings must be a matrix with 2 columns: ",
                                   paddings.shape().DebugString());
@@ -91,7 +91,7 @@ class MirrorPadGradKernel : public sdk::Kernel {
     }
     if (out_shape == input.shape()) return ctx.SetOutputFromInput(0, 0);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, input.dtype(), [&](auto zero) {
       using T = decltype(zero);
       return Fold<T>(ctx, input, pads, out);

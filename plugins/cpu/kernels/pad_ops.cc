@@ -13,7 +13,7 @@ namespace {
 // between the two shapes of the rank error (Pad uses " ", MirrorPad ", ", as TensorFlow does).
 Status ReadPaddings(const KernelContext& ctx, const TensorView& input, const TensorView& paddings,
                     const char* separator, std::vector<int64_t>* pairs) {
-  TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, paddings, "paddings"));
+  TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, paddings, "paddings"));
   if (paddings.rank() != 2 || paddings.dim(1) != 2) {
     return sdk::InvalidArgument("paddings must be a matrix with 2 columns: ",
                                 paddings.shape().DebugString());
@@ -32,15 +32,15 @@ class PadKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView paddings;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &paddings));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &paddings));
     std::vector<int64_t> pads;
-    TSR_SDK_RETURN_IF_ERROR(ReadPaddings(ctx, input, paddings, " ", &pads));
+    TESSERA_SDK_RETURN_IF_ERROR(ReadPaddings(ctx, input, paddings, " ", &pads));
     alignas(16) unsigned char zero[16] = {};
     const void* fill = zero;
     if (ctx.num_inputs() == 3) {
       TensorView constant;
-      TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &constant));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &constant));
       if (constant.rank() != 0) {
         return sdk::InvalidArgument("constant_values must be a scalar. Found: ",
                                     constant.shape().DebugString());
@@ -71,7 +71,7 @@ class PadKernel : public sdk::Kernel {
     }
     if (unpadded) return ctx.SetOutputFromInput(0, 0);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     const StridedCopy copy(sdk::DataTypeSize(input.dtype()), 0, std::move(dims));
     RunStridedCopy(ctx, copy, input.raw_data(), out.raw_data(), fill);
@@ -96,10 +96,10 @@ class MirrorPadKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView paddings;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &paddings));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &paddings));
     std::vector<int64_t> pads;
-    TSR_SDK_RETURN_IF_ERROR(ReadPaddings(ctx, input, paddings, ", ", &pads));
+    TESSERA_SDK_RETURN_IF_ERROR(ReadPaddings(ctx, input, paddings, ", ", &pads));
     const int rank = input.rank();
     const std::vector<int64_t> strides = RowMajorStrides(input.shape());
     std::vector<CopyDim> dims(static_cast<size_t>(rank));
@@ -138,7 +138,7 @@ class MirrorPadKernel : public sdk::Kernel {
       return ctx.SetOutputFromInput(0, 0, out_shape);
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     const StridedCopy copy(sdk::DataTypeSize(input.dtype()), 0, std::move(dims));
     RunStridedCopy(ctx, copy, input.raw_data(), out.raw_data());
     return OkStatus();
@@ -151,10 +151,10 @@ class MirrorPadKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterPadKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PadKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PadKernel>(
       registrar, "Pad", kCpu, {{"T", AllTypes()}, {"Tpaddings", IndexTypes()}}, 0, 0,
       {"paddings"}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PadKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PadKernel>(
       registrar, "PadV2", kCpu, {{"T", AllTypes()}, {"Tpaddings", IndexTypes()}}, 0, 0,
       {"paddings"}));
   return sdk::RegisterKernel<MirrorPadKernel>(registrar, "MirrorPad", kCpu,

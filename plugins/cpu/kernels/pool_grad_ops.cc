@@ -34,19 +34,19 @@ class MaxPoolGradKernel : public sdk::Kernel {
     TensorView input;
     TensorView output;
     TensorView grad;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &output));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &grad));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &output));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &grad));
     if (input.rank() != 4) return sdk::InvalidArgument("tensor_in must be 4-dimensional");
     if (output.rank() != 4) return sdk::InvalidArgument("tensor_out must be 4-dimensional");
     if (grad.rank() != 4) return sdk::InvalidArgument("out_backprop must be 4-dimensional");
     PoolGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
+    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
     const Shape out_shape = g.OutputShape(attrs_.channels_first);
-    TSR_SDK_RETURN_IF_ERROR(ExpectShape("orig_output", out_shape, output.shape()));
-    TSR_SDK_RETURN_IF_ERROR(ExpectShape("grad", out_shape, grad.shape()));
+    TESSERA_SDK_RETURN_IF_ERROR(ExpectShape("orig_output", out_shape, output.shape()));
+    TESSERA_SDK_RETURN_IF_ERROR(ExpectShape("grad", out_shape, grad.shape()));
     TensorView in_grad;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &in_grad));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &in_grad));
     if (in_grad.num_elements() == 0) return OkStatus();
     std::memset(in_grad.raw_data(), 0, in_grad.byte_size());
     if (grad.num_elements() == 0) return OkStatus();
@@ -120,9 +120,9 @@ class AvgPoolGradKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView shape_tensor;
     TensorView grad;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &shape_tensor));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &grad));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, shape_tensor, "orig_input_shape"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &shape_tensor));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &grad));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, shape_tensor, "orig_input_shape"));
     if (shape_tensor.rank() != 1 || shape_tensor.num_elements() != 4) {
       return sdk::InvalidArgument("orig_input_shape must be 1-dimensional and 4 elements, got ",
                                   shape_tensor.shape().DebugString());
@@ -135,11 +135,11 @@ class AvgPoolGradKernel : public sdk::Kernel {
       input_shape.AddDim(dim);
     }
     PoolGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(g.Init(attrs_, input_shape));
-    TSR_SDK_RETURN_IF_ERROR(
+    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs_, input_shape));
+    TESSERA_SDK_RETURN_IF_ERROR(
         ExpectShape("grad", g.OutputShape(attrs_.channels_first), grad.shape()));
     TensorView in_grad;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &in_grad));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &in_grad));
     if (in_grad.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, grad.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -182,7 +182,7 @@ class AvgPoolGradKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterPoolGradKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MaxPoolGradKernel>(registrar, "MaxPoolGrad", kCpu,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MaxPoolGradKernel>(registrar, "MaxPoolGrad", kCpu,
                                                                  {{"T", RealNumberTypes()}}));
   return sdk::RegisterKernel<AvgPoolGradKernel>(
       registrar, "AvgPoolGrad", kCpu, {{"T", FloatingTypes()}}, 0, 0, {"orig_input_shape"});

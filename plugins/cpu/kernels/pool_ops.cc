@@ -80,12 +80,12 @@ class MaxPoolKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     PoolGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
+    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
     if (depthwise_) return DepthwiseMaxPool(ctx, input, g);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, g.OutputShape(attrs_.channels_first), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, g.OutputShape(attrs_.channels_first), &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -106,7 +106,7 @@ class MaxPoolKernel : public sdk::Kernel {
     PoolGeometry out_g = g;
     out_g.depth = g.depth / window;
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_g.InputShape(attrs_.channels_first), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_g.InputShape(attrs_.channels_first), &out));
     if (out.num_elements() == 0) return OkStatus();
     const int64_t positions = g.batch * g.rows * g.cols;
     const int64_t spatial = g.rows * g.cols;
@@ -151,11 +151,11 @@ class AvgPoolKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     PoolGeometry g;
-    TSR_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
+    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, g.OutputShape(attrs_.channels_first), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, g.OutputShape(attrs_.channels_first), &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -171,7 +171,7 @@ class AvgPoolKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterPoolKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<MaxPoolKernel>(registrar, "MaxPool", kCpu, {{"T", RealNumberTypes()}}));
   return sdk::RegisterKernel<AvgPoolKernel>(registrar, "AvgPool", kCpu, {{"T", FloatingTypes()}});
 }

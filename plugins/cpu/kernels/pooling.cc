@@ -40,7 +40,7 @@ Status CheckExplicitPaddings(const PoolAttrs& attrs) {
 Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs) {
   std::string data_format = "NHWC";
   if (ctx.HasAttr("data_format")) {
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
   }
   if (data_format == "NCHW") {
     attrs->channels_first = true;
@@ -48,7 +48,7 @@ Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs
     return sdk::InvalidArgument("Invalid data format: '", data_format,
                                 "'; the CPU pooling kernels support NHWC and NCHW");
   }
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("ksize", &attrs->ksize));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("ksize", &attrs->ksize));
   if (attrs->ksize.size() != 4) {
     return sdk::InvalidArgument("Sliding window ksize field must specify 4 dimensions");
   }
@@ -57,23 +57,23 @@ Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs
       return sdk::InvalidArgument("Sliding window ksize for dimension ", i, " was zero.");
     }
   }
-  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("ksize", attrs->ksize));
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &attrs->strides));
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("ksize", attrs->ksize));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &attrs->strides));
   if (attrs->strides.size() != 4) {
     return sdk::InvalidArgument("Sliding window stride field must specify 4 dimensions");
   }
-  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs->strides));
-  TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("padding", &attrs->padding));
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs->strides));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("padding", &attrs->padding));
   if (attrs->padding != "SAME" && attrs->padding != "VALID" &&
       (attrs->padding != "EXPLICIT" || !allow_explicit)) {
     return sdk::InvalidArgument("Invalid padding: '", attrs->padding, "'");
   }
   if (ctx.HasAttr("explicit_paddings")) {
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetAttr("explicit_paddings", &attrs->explicit_paddings));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("explicit_paddings", &attrs->explicit_paddings));
   }
-  TSR_SDK_RETURN_IF_ERROR(CheckWindowAttr("explicit_paddings", attrs->explicit_paddings));
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("explicit_paddings", attrs->explicit_paddings));
   if (attrs->padding == "EXPLICIT") {
-    TSR_SDK_RETURN_IF_ERROR(CheckExplicitPaddings(*attrs));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckExplicitPaddings(*attrs));
   } else if (!attrs->explicit_paddings.empty()) {
     return sdk::InvalidArgument(
         "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT");
@@ -108,9 +108,9 @@ Status PoolGeometry::Init(const PoolAttrs& attrs, const Shape& input) {
     pad_left = attrs.explicit_paddings[2 * attrs.cols_dim()];
     pad_right = attrs.explicit_paddings[2 * attrs.cols_dim() + 1];
   }
-  TSR_SDK_RETURN_IF_ERROR(WindowedOutputSize(rows, window_rows, 1, stride_rows, attrs.padding,
+  TESSERA_SDK_RETURN_IF_ERROR(WindowedOutputSize(rows, window_rows, 1, stride_rows, attrs.padding,
                                              &out_rows, &pad_top, &pad_bottom));
-  TSR_SDK_RETURN_IF_ERROR(WindowedOutputSize(cols, window_cols, 1, stride_cols, attrs.padding,
+  TESSERA_SDK_RETURN_IF_ERROR(WindowedOutputSize(cols, window_cols, 1, stride_cols, attrs.padding,
                                              &out_cols, &pad_left, &pad_right));
   if (attrs.channels_first) {
     in_col_stride = out_col_stride = 1;

@@ -115,11 +115,11 @@ class PhiloxRandomKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView shape_tensor;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &shape_tensor));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &shape_tensor));
     Shape shape;
-    TSR_SDK_RETURN_IF_ERROR(ShapeFromTensor(shape_tensor, &shape));
+    TESSERA_SDK_RETURN_IF_ERROR(ShapeFromTensor(shape_tensor, &shape));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
     const int64_t size = out.num_elements();
     Fill(ctx, generator_.Reserve(size), out.data<typename Distribution::Element>(), size,
          Distribution());
@@ -139,9 +139,9 @@ class RandomUniformIntKernel : public sdk::Kernel {
     TensorView shape_tensor;
     TensorView minval;
     TensorView maxval;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &shape_tensor));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &minval));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &maxval));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &shape_tensor));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &minval));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &maxval));
     if (minval.rank() != 0) {
       return sdk::InvalidArgument("minval must be 0-D, got shape ", minval.shape().DebugString());
     }
@@ -149,9 +149,9 @@ class RandomUniformIntKernel : public sdk::Kernel {
       return sdk::InvalidArgument("maxval must be 0-D, got shape ", maxval.shape().DebugString());
     }
     Shape shape;
-    TSR_SDK_RETURN_IF_ERROR(ShapeFromTensor(shape_tensor, &shape));
+    TESSERA_SDK_RETURN_IF_ERROR(ShapeFromTensor(shape_tensor, &shape));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
     const int64_t size = out.num_elements();
     // An empty output needs no valid range (TensorFlow checks the bounds after this exit).
     if (size == 0) return OkStatus();
@@ -171,11 +171,11 @@ template <template <typename> class Dist>
 Status RegisterFloatingKernels(TSR_Registrar* registrar, const char* op) {
   const std::vector<TSR_DataType>& index = IndexTypes();
   const std::vector<std::string> host_memory = {"shape"};
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PhiloxRandomKernel<Dist<float>>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PhiloxRandomKernel<Dist<float>>>(
       registrar, op, kCpu, {{"dtype", {TSR_DTYPE_FLOAT}}, {"T", index}}, 0, 0, host_memory));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PhiloxRandomKernel<Dist<double>>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PhiloxRandomKernel<Dist<double>>>(
       registrar, op, kCpu, {{"dtype", {TSR_DTYPE_DOUBLE}}, {"T", index}}, 0, 0, host_memory));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PhiloxRandomKernel<Dist<Half>>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PhiloxRandomKernel<Dist<Half>>>(
       registrar, op, kCpu, {{"dtype", {TSR_DTYPE_HALF}}, {"T", index}}, 0, 0, host_memory));
   return sdk::RegisterKernel<PhiloxRandomKernel<Dist<Bfloat16>>>(
       registrar, op, kCpu, {{"dtype", {TSR_DTYPE_BFLOAT16}}, {"T", index}}, 0, 0, host_memory);
@@ -184,13 +184,13 @@ Status RegisterFloatingKernels(TSR_Registrar* registrar, const char* op) {
 }  // namespace
 
 Status RegisterRandomKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloatingKernels<UniformDistribution>(registrar, "RandomUniform"));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloatingKernels<UniformDistribution>(registrar, "RandomUniform"));
+  TESSERA_SDK_RETURN_IF_ERROR(
       RegisterFloatingKernels<NormalDistribution>(registrar, "RandomStandardNormal"));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       RegisterFloatingKernels<TruncatedNormalDistribution>(registrar, "TruncatedNormal"));
   const std::vector<std::string> host_memory = {"shape"};
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<RandomUniformIntKernel<int32_t>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<RandomUniformIntKernel<int32_t>>(
       registrar, "RandomUniformInt", kCpu, {{"Tout", {TSR_DTYPE_INT32}}, {"T", IndexTypes()}}, 0, 0,
       host_memory));
   return sdk::RegisterKernel<RandomUniformIntKernel<int64_t>>(

@@ -231,9 +231,9 @@ class ReductionKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView indices;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &indices));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, indices, "reduction_indices"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &indices));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, indices, "reduction_indices"));
     std::vector<int64_t> axes(static_cast<size_t>(indices.num_elements()));
     for (size_t i = 0; i < axes.size(); ++i) axes[i] = IndexAt(indices, static_cast<int64_t>(i));
     ReductionPlan plan;
@@ -241,7 +241,7 @@ class ReductionKernel : public sdk::Kernel {
     if (!plan.Init(input.shape(), axes, keep_dims_, &error)) return sdk::InvalidArgument(error);
     if (plan.is_identity()) return ctx.SetOutputFromInput(0, 0, plan.output_shape());
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, plan.output_shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, plan.output_shape(), &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<Ts...>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -293,12 +293,12 @@ Status RegisterLogicalReduction(TSR_Registrar* registrar, const char* op_name) {
 }  // namespace
 
 Status RegisterReductionKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<SumReducer>(registrar, "Sum"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<MeanReducer>(registrar, "Mean"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<MaxReducer>(registrar, "Max"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<MinReducer>(registrar, "Min"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterReduction<ProdReducer>(registrar, "Prod"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterLogicalReduction<AllReducer>(registrar, "All"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReduction<SumReducer>(registrar, "Sum"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReduction<MeanReducer>(registrar, "Mean"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReduction<MaxReducer>(registrar, "Max"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReduction<MinReducer>(registrar, "Min"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReduction<ProdReducer>(registrar, "Prod"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterLogicalReduction<AllReducer>(registrar, "All"));
   return RegisterLogicalReduction<AnyReducer>(registrar, "Any");
 }
 

@@ -44,7 +44,7 @@ Status SameSizeError(const TensorView& then, const TensorView& else_) {
 Status SelectElementwise(KernelContext& ctx, const TensorView& cond, const TensorView& then,
                          const TensorView& else_) {
   TensorView out;
-  TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({1, 2}, 0, then.shape(), &out));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({1, 2}, 0, then.shape(), &out));
   if (out.num_elements() == 0) return OkStatus();
   return DispatchElementSize(ctx, out.dtype(), [&](auto tag) {
     using E = decltype(tag);
@@ -65,9 +65,9 @@ class SelectKernel : public sdk::Kernel {
     TensorView cond;
     TensorView then;
     TensorView else_;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &cond));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &then));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &else_));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &cond));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &then));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &else_));
     if (cond.rank() == 0) {
       if (then.shape() != else_.shape()) return SameSizeError(then, else_);
       return ctx.SetOutputFromInput(0, *cond.data<const bool>() ? 1 : 2);
@@ -100,7 +100,7 @@ class SelectKernel : public sdk::Kernel {
     }
     if (then.shape() != else_.shape()) return SameSizeError(then, else_);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({1, 2}, 0, then.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({1, 2}, 0, then.shape(), &out));
     if (out.num_elements() == 0) return OkStatus();
     const int64_t rows = cond.num_elements();
     const size_t row_bytes =
@@ -136,7 +136,7 @@ class SelectV2Kernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView views[3];
-    for (int i = 0; i < 3; ++i) TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &views[i]));
+    for (int i = 0; i < 3; ++i) TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &views[i]));
     Shape out_shape;
     if (!BroadcastShape(views, &out_shape)) {
       return sdk::InvalidArgument("condition ", views[0].shape().DebugString(), ", then ",
@@ -153,7 +153,7 @@ class SelectV2Kernel : public sdk::Kernel {
       return ctx.SetOutputFromInput(0, *cond.data<const bool>() ? 1 : 2);
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({1, 2}, 0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({1, 2}, 0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     int64_t strides[3][Shape::kMaxRank];
     for (int i = 0; i < 3; ++i) BroadcastStrides(views[i], out_shape, strides[i]);
@@ -212,7 +212,7 @@ class SelectV2Kernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterSelectKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SelectKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SelectKernel>(
       registrar, "Select", kCpu, {{"T", AllTypes()}}, TSR_KERNEL_FLAG_CHEAP));
   return sdk::RegisterKernel<SelectV2Kernel>(registrar, "SelectV2", kCpu, {{"T", AllTypes()}},
                                              TSR_KERNEL_FLAG_CHEAP);

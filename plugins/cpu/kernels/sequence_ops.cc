@@ -71,7 +71,7 @@ Status RangeOf(KernelContext& ctx, const TensorView views[3]) {
     size = static_cast<int64_t>(length);
   }
   TensorView out;
-  TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{size}, &out));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{size}, &out));
   T* data = out.data<T>();
   ctx.ParallelFor(size, 2, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
@@ -87,7 +87,7 @@ class RangeKernel : public sdk::Kernel {
     static const char* const kNames[3] = {"start", "limit", "delta"};
     TensorView views[3];
     for (int i = 0; i < 3; ++i) {
-      TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &views[i]));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &views[i]));
       // A one-element vector is accepted as a scalar, as TensorFlow still does.
       const bool scalar = views[i].rank() == 0 || (views[i].rank() == 1 && views[i].dim(0) == 1);
       if (!scalar) {
@@ -143,7 +143,7 @@ Status WhereOf(KernelContext& ctx, const TensorView& input) {
   for (int64_t b = 0; b < blocks; ++b) first[b + 1] = first[b] + counts[b];
   const int rank = input.rank();
   TensorView out;
-  TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{first[blocks], rank}, &out));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{first[blocks], rank}, &out));
   if (first[blocks] == 0 || rank == 0) return OkStatus();
   const std::vector<int64_t> strides = RowMajorStrides(input.shape());
   int64_t* coordinates = out.data<int64_t>();
@@ -167,7 +167,7 @@ class WhereKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     switch (input.dtype()) {
       case TSR_DTYPE_FLOAT:
         return WhereOf<uint32_t, 1, true>(ctx, input);
@@ -208,7 +208,7 @@ const std::vector<TSR_DataType>& RangeTypes() {
 }  // namespace
 
 Status RegisterSequenceKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<RangeKernel>(registrar, "Range", kCpu, {{"Tidx", RangeTypes()}},
                                        TSR_KERNEL_FLAG_CHEAP, 0, {"start", "limit", "delta"}));
   return sdk::RegisterKernel<WhereKernel>(registrar, "Where", kCpu, {{"T", AllTypes()}});

@@ -18,9 +18,9 @@ class ReshapeKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView sizes;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &sizes));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, sizes, "shape"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &sizes));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, sizes, "shape"));
     if (sizes.rank() != 1) {
       return sdk::InvalidArgument("sizes input must be 1-D, not ", sizes.shape().DebugString());
     }
@@ -81,9 +81,9 @@ class ShapeKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{input.rank()}, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{input.rank()}, &out));
     if (out.dtype() == TSR_DTYPE_INT32) {
       for (int d = 0; d < input.rank(); ++d) {
         if (input.dim(d) > INT32_MAX) {
@@ -106,9 +106,9 @@ class ExpandDimsKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView dim;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &dim));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, dim, "dim"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &dim));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, dim, "dim"));
     if (dim.num_elements() != 1) {
       return sdk::InvalidArgument("'dim' must be a tensor with a single value");
     }
@@ -134,7 +134,7 @@ class SqueezeKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     const int rank = input.rank();
     bool wrapped[Shape::kMaxRank] = {};
     for (int64_t dim : squeeze_dims_) {
@@ -169,13 +169,13 @@ class SqueezeKernel : public sdk::Kernel {
 
 Status RegisterShapeKernels(TSR_Registrar* registrar) {
   constexpr uint32_t kCheap = TSR_KERNEL_FLAG_CHEAP;
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ReshapeKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ReshapeKernel>(
       registrar, "Reshape", kCpu, {{"T", AllTypes()}, {"Tshape", IndexTypes()}}, kCheap, 0,
       {"shape"}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ShapeKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ShapeKernel>(
       registrar, "Shape", kCpu, {{"T", AllTypes()}, {"out_type", IndexTypes()}}, kCheap, 0,
       {"output"}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ExpandDimsKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ExpandDimsKernel>(
       registrar, "ExpandDims", kCpu, {{"T", AllTypes()}, {"Tdim", IndexTypes()}}, kCheap, 0,
       {"dim"}));
   return sdk::RegisterKernel<SqueezeKernel>(registrar, "Squeeze", kCpu, {{"T", AllTypes()}},

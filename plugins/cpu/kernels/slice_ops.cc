@@ -15,7 +15,7 @@ Status CopyStridedRegion(KernelContext& ctx, const TensorView& input, const Shap
                          const std::vector<int64_t>& begin, const std::vector<int64_t>& steps,
                          const std::vector<int64_t>& sizes) {
   TensorView out;
-  TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
   if (out.num_elements() == 0) return OkStatus();
   const std::vector<int64_t> strides = RowMajorStrides(input.shape());
   std::vector<CopyDim> dims(sizes.size());
@@ -36,11 +36,11 @@ class SliceKernel : public sdk::Kernel {
     TensorView input;
     TensorView begin_view;
     TensorView size_view;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &begin_view));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &size_view));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, begin_view, "begin"));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, size_view, "size"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &begin_view));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &size_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, begin_view, "begin"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, size_view, "size"));
     const int rank = input.rank();
     if (begin_view.rank() != 1 || size_view.rank() != 1 || begin_view.dim(0) != rank ||
         size_view.dim(0) != rank) {
@@ -92,10 +92,10 @@ class StridedSliceKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView index_views[3];
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     for (int i = 0; i < 3; ++i) {
-      TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i + 1, &index_views[i]));
-      TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, index_views[i], "begin, end and strides"));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i + 1, &index_views[i]));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, index_views[i], "begin, end and strides"));
     }
     const TensorView& begin_view = index_views[0];
     const TensorView& end_view = index_views[1];
@@ -109,7 +109,7 @@ class StridedSliceKernel : public sdk::Kernel {
           strides_view.shape().DebugString(), " instead.");
     }
     StridedSlicePlan plan;
-    TSR_SDK_RETURN_IF_ERROR(PlanStridedSlice(input.shape(), IntegersOf(begin_view),
+    TESSERA_SDK_RETURN_IF_ERROR(PlanStridedSlice(input.shape(), IntegersOf(begin_view),
                                              IntegersOf(end_view), IntegersOf(strides_view), masks_,
                                              &plan));
     const int final_rank = static_cast<int>(plan.final_shape.size());
@@ -127,7 +127,7 @@ class StridedSliceKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterSliceKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SliceKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SliceKernel>(
       registrar, "Slice", kCpu, {{"T", AllTypes()}, {"Index", IndexTypes()}}, 0, 0,
       {"begin", "size"}));
   return sdk::RegisterKernel<StridedSliceKernel>(registrar, "StridedSlice", kCpu,

@@ -15,13 +15,13 @@ class SoftmaxKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView logits;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &logits));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &logits));
     if (logits.rank() < 1) {
       return sdk::InvalidArgument("logits must have >= 1 dimension, got ",
                                   logits.shape().DebugString());
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, logits.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, logits.shape(), &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double>(ctx, logits.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -52,7 +52,7 @@ class SoftmaxKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterSoftmaxKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SoftmaxKernel<false>>(registrar, "Softmax", kCpu,
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SoftmaxKernel<false>>(registrar, "Softmax", kCpu,
                                                                     {{"T", FloatingTypes()}}));
   return sdk::RegisterKernel<SoftmaxKernel<true>>(registrar, "LogSoftmax", kCpu,
                                                   {{"T", FloatingTypes()}});

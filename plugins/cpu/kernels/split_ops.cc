@@ -16,7 +16,7 @@ Status SplitAlongAxis(KernelContext& ctx, const TensorView& input, int axis,
   const size_t num_outputs = sizes.size();
   std::vector<TensorView> outputs(num_outputs);
   for (size_t i = 0; i < num_outputs; ++i) {
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(static_cast<int>(i), shapes[i], &outputs[i]));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(static_cast<int>(i), shapes[i], &outputs[i]));
   }
   int64_t rows = 1;
   for (int d = 0; d < axis; ++d) rows *= input.dim(d);
@@ -69,13 +69,13 @@ class SplitKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView split_dim;
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &split_dim));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &split_dim));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &input));
     if (split_dim.rank() != 0) {
       return sdk::InvalidArgument("split_dim must be a scalar but has rank ", split_dim.rank());
     }
     int axis = 0;
-    TSR_SDK_RETURN_IF_ERROR(CanonicalSplitDim(input, IntegerAt(split_dim, 0), &axis));
+    TESSERA_SDK_RETURN_IF_ERROR(CanonicalSplitDim(input, IntegerAt(split_dim, 0), &axis));
     const int num_split = ctx.num_outputs();
     if (num_split <= 0) {
       return sdk::InvalidArgument("Number of ways to split should be > 0, but got ", num_split);
@@ -98,9 +98,9 @@ class SplitVKernel : public sdk::Kernel {
     TensorView input;
     TensorView size_splits;
     TensorView split_dim;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &size_splits));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &split_dim));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &size_splits));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &split_dim));
     const int num_split = ctx.num_outputs();
     if (split_dim.num_elements() != 1) {
       return sdk::InvalidArgument("split_dim_tensor must have exactly one element.");
@@ -115,7 +115,7 @@ class SplitVKernel : public sdk::Kernel {
       return sdk::InvalidArgument("Number of ways to split should be > 0, but got ", num_split);
     }
     int axis = 0;
-    TSR_SDK_RETURN_IF_ERROR(CanonicalSplitDim(input, IntegerAt(split_dim, 0), &axis));
+    TESSERA_SDK_RETURN_IF_ERROR(CanonicalSplitDim(input, IntegerAt(split_dim, 0), &axis));
     const int64_t dim = input.dim(axis);
     if (num_split == 1) {
       if (sizes[0] != dim) {
@@ -158,7 +158,7 @@ class UnpackKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     const int num = ctx.num_outputs();
     const int rank = input.rank();
     const int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
@@ -190,9 +190,9 @@ const std::vector<TSR_DataType>& SplitLengthTypes() {
 }  // namespace
 
 Status RegisterSplitKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SplitKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SplitKernel>(
       registrar, "Split", kCpu, {{"T", AllTypes()}}, 0, 0, {"split_dim"}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SplitVKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SplitVKernel>(
       registrar, "SplitV", kCpu, {{"T", AllTypes()}, {"Tlen", SplitLengthTypes()}}, 0, 0,
       {"size_splits", "split_dim"}));
   return sdk::RegisterKernel<UnpackKernel>(registrar, "Unpack", kCpu, {{"T", AllTypes()}});

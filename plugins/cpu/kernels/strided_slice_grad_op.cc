@@ -75,11 +75,11 @@ class StridedSliceGradKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView index_views[4];
     for (int i = 0; i < 4; ++i) {
-      TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &index_views[i]));
-      TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, index_views[i], "shape, begin, end and strides"));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &index_views[i]));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, index_views[i], "shape, begin, end and strides"));
     }
     TensorView dy;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(4, &dy));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(4, &dy));
     const TensorView& shape_view = index_views[0];
     if (shape_view.rank() != 1) {
       return sdk::InvalidArgument("shape must be 1-D, got shape.shape = ",
@@ -105,7 +105,7 @@ class StridedSliceGradKernel : public sdk::Kernel {
           strides_view.shape().DebugString(), " instead.");
     }
     StridedSlicePlan plan;
-    TSR_SDK_RETURN_IF_ERROR(PlanStridedSlice(input_shape, IntegersOf(begin_view),
+    TESSERA_SDK_RETURN_IF_ERROR(PlanStridedSlice(input_shape, IntegersOf(begin_view),
                                              IntegersOf(end_view), IntegersOf(strides_view), masks_,
                                              &plan));
     // As StridedSlice itself, a slice whose result would exceed the maximum rank is an error.
@@ -118,7 +118,7 @@ class StridedSliceGradKernel : public sdk::Kernel {
     }
     if (plan.is_identity) return ctx.SetOutputFromInput(0, 4, input_shape);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input_shape, &out));
     const size_t element_size = sdk::DataTypeSize(dy.dtype());
     // An empty output has no buffer, and memset needs one even for zero bytes.
     if (out.num_elements() == 0) return OkStatus();

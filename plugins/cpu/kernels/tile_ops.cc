@@ -13,9 +13,9 @@ class TileKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView multiples;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &multiples));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, multiples, "multiples"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &multiples));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, multiples, "multiples"));
     if (multiples.rank() != 1) {
       return sdk::InvalidArgument("Expected multiples to be 1-D, but got shape ",
                                   multiples.shape().DebugString());
@@ -41,7 +41,7 @@ class TileKernel : public sdk::Kernel {
     }
     if (out_shape == input.shape()) return ctx.SetOutputFromInput(0, 0);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     const std::vector<int64_t> strides = RowMajorStrides(input.shape());
     std::vector<CopyDim> dims(static_cast<size_t>(2 * rank));
@@ -61,9 +61,9 @@ class BroadcastToKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView shape_view;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &shape_view));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, shape_view, "shape"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &shape_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, shape_view, "shape"));
     if (shape_view.rank() != 1) {
       return sdk::InvalidArgument("shape must be a vector of {int32,int64}, got shape ",
                                   shape_view.shape().DebugString());
@@ -84,7 +84,7 @@ class BroadcastToKernel : public sdk::Kernel {
                                   ").");
     }
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     if (out.num_elements() == 0) return OkStatus();
     // numpy's rules run both ways; only results equal to the requested shape are accepted.
     bool compatible = true;
@@ -123,7 +123,7 @@ class BroadcastToKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterTileKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<TileKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<TileKernel>(
       registrar, "Tile", kCpu, {{"T", AllTypes()}, {"Tmultiples", IndexTypes()}}, 0, 0,
       {"multiples"}));
   return sdk::RegisterKernel<BroadcastToKernel>(

@@ -34,8 +34,8 @@ class AssignUpdateKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView variable;
     TensorView value;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &variable));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &value));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &variable));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &value));
     if (variable.shape() != value.shape()) {
       return sdk::InvalidArgument("Cannot update variable with shape ",
                                   variable.shape().DebugString(), " using a Tensor with shape ",
@@ -140,9 +140,9 @@ class ApplyKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView vars[kNumVariables];
     for (int k = 0; k < kNumVariables; ++k) {
-      TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(k, &vars[k]));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(k, &vars[k]));
       if (k > 0) {
-        TSR_SDK_RETURN_IF_ERROR(
+        TESSERA_SDK_RETURN_IF_ERROR(
             CheckSameShape(ctx, Op::kVariables[0], vars[0], Op::kVariables[k], vars[k]));
       }
     }
@@ -152,7 +152,7 @@ class ApplyKernel : public sdk::Kernel {
     int scalar = 0;
     for (int i = kNumVariables; i < ctx.num_inputs(); ++i) {
       TensorView view;
-      TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &view));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &view));
       if (i == GradIndex()) {
         grad = view;
         continue;
@@ -163,7 +163,7 @@ class ApplyKernel : public sdk::Kernel {
       }
       scalars[scalar++] = view;
     }
-    TSR_SDK_RETURN_IF_ERROR(CheckSameShape(ctx, "var", vars[0], "grad", grad));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckSameShape(ctx, "var", vars[0], "grad", grad));
     return DispatchTypes<float, double>(ctx, vars[0].dtype(), [&](auto tag) {
       using T = decltype(tag);
       T* var_data[kNumVariables];
@@ -193,7 +193,7 @@ class ApplyKernel : public sdk::Kernel {
 
 template <typename Op>
 Status RegisterApply(TSR_Registrar* registrar, const std::string& name) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ApplyKernel<Op>>(registrar, ("Apply" + name).c_str(),
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ApplyKernel<Op>>(registrar, ("Apply" + name).c_str(),
                                                                kCpu, {{"T", FloatingTypes()}}));
   return sdk::RegisterKernel<ApplyKernel<Op>>(registrar, ("ResourceApply" + name).c_str(), kCpu,
                                               {{"T", FloatingTypes()}});
@@ -202,17 +202,17 @@ Status RegisterApply(TSR_Registrar* registrar, const std::string& name) {
 }  // namespace
 
 Status RegisterTrainingKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<true>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<true>>(
       registrar, "AssignAdd", kCpu, {{"T", RealNumberTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<false>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<false>>(
       registrar, "AssignSub", kCpu, {{"T", RealNumberTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<true>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<true>>(
       registrar, "AssignAddVariableOp", kCpu, {{"dtype", RealNumberTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<false>>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<false>>(
       registrar, "AssignSubVariableOp", kCpu, {{"dtype", RealNumberTypes()}}));
-  TSR_SDK_RETURN_IF_ERROR(RegisterApply<GradientDescent>(registrar, "GradientDescent"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterApply<Momentum>(registrar, "Momentum"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterApply<Adam>(registrar, "Adam"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterApply<GradientDescent>(registrar, "GradientDescent"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterApply<Momentum>(registrar, "Momentum"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterApply<Adam>(registrar, "Adam"));
   return RegisterApply<RMSProp>(registrar, "RMSProp");
 }
 

@@ -25,9 +25,9 @@ class TransposeKernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView perm_view;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &perm_view));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, perm_view, "perm"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &perm_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, perm_view, "perm"));
     if (perm_view.rank() != 1) {
       return sdk::InvalidArgument("perm must be rank 1, got shape ",
                                   perm_view.shape().DebugString());
@@ -61,7 +61,7 @@ class TransposeKernel : public sdk::Kernel {
     if (dims <= 1 || is_identity) return ctx.SetOutputFromInput(0, 0);
     if (NonSingletonDimensionsAlign(input, perm)) return ctx.SetOutputFromInput(0, 0, shape);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
     const std::vector<int64_t> strides = RowMajorStrides(input.shape());
     std::vector<CopyDim> copy_dims(static_cast<size_t>(dims));
     for (int d = 0; d < dims; ++d) {
@@ -79,9 +79,9 @@ class ReverseV2Kernel : public sdk::Kernel {
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TensorView axis_view;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &axis_view));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &axis_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
     if (input.rank() == 0 || input.num_elements() == 0) return ctx.SetOutputFromInput(0, 0);
     if (axis_view.rank() != 1) {
       return sdk::InvalidArgument("'dims' must be 1-dimension, not ", axis_view.rank());
@@ -104,7 +104,7 @@ class ReverseV2Kernel : public sdk::Kernel {
     }
     if (!any) return ctx.SetOutputFromInput(0, 0);
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &out));
     std::vector<CopyDim> copy_dims = IdentityDims(input);
     int64_t base = 0;
     for (int d = 0; d < dims; ++d) {
@@ -130,7 +130,7 @@ const std::vector<TSR_DataType>& ReverseTypes() {
 }  // namespace
 
 Status RegisterTransposeKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<TransposeKernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<TransposeKernel>(
       registrar, "Transpose", kCpu, {{"T", AllTypes()}, {"Tperm", IndexTypes()}}, 0, 0, {"perm"}));
   return sdk::RegisterKernel<ReverseV2Kernel>(registrar, "ReverseV2", kCpu,
                                               {{"T", ReverseTypes()}, {"Tidx", IndexTypes()}}, 0, 0,

@@ -81,10 +81,10 @@ Status RegisterReal(TSR_Registrar* registrar, const char* op_name) {
 }  // namespace
 
 Status RegisterUnaryBasicKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(RegisterReal<NegExpr>(registrar, "Neg"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterReal<AbsExpr>(registrar, "Abs"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterReal<SquareExpr>(registrar, "Square"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterReal<ReluExpr>(registrar, "Relu"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReal<NegExpr>(registrar, "Neg"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReal<AbsExpr>(registrar, "Abs"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReal<SquareExpr>(registrar, "Square"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReal<ReluExpr>(registrar, "Relu"));
   return RegisterReal<Relu6Expr>(registrar, "Relu6");
 }
 

@@ -14,11 +14,11 @@ class UnaryKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     TensorView x;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
     return DispatchTypes<Ts...>(ctx, x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       TensorView out;
-      TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
       if (out.num_elements() == 0) return OkStatus();
       sdk::EigenDevice device(ctx.thread_pool());
       Flat<T>(out).device(device.device()) = Expr::template Apply<T>(ConstFlat<T>(x));

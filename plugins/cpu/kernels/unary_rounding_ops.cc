@@ -53,11 +53,11 @@ struct RoundExpr {
 }  // namespace
 
 Status RegisterUnaryRoundingKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR((RegisterUnaryKernel<SignExpr, float, double, int32_t, int64_t>(
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterUnaryKernel<SignExpr, float, double, int32_t, int64_t>(
       registrar, "Sign", RealNumberTypes())));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterUnaryKernel<FloorExpr, float, double>(registrar, "Floor", FloatingTypes())));
-  TSR_SDK_RETURN_IF_ERROR(
+  TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterUnaryKernel<CeilExpr, float, double>(registrar, "Ceil", FloatingTypes())));
   return RegisterUnaryKernel<RoundExpr, float, double, int32_t, int64_t>(registrar, "Round",
                                                                          RealNumberTypes());

@@ -39,9 +39,9 @@ Status RegisterFloating(TSR_Registrar* registrar, const char* op_name) {
 }  // namespace
 
 Status RegisterUnarySpecialKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<Log1pExpr>(registrar, "Log1p"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<Expm1Expr>(registrar, "Expm1"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<ErfExpr>(registrar, "Erf"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<Log1pExpr>(registrar, "Log1p"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<Expm1Expr>(registrar, "Expm1"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<ErfExpr>(registrar, "Erf"));
   return RegisterFloating<ReciprocalExpr>(registrar, "Reciprocal");
 }
 

@@ -51,11 +51,11 @@ Status RegisterFloating(TSR_Registrar* registrar, const char* op_name) {
 }  // namespace
 
 Status RegisterUnaryTranscendentalKernels(TSR_Registrar* registrar) {
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<ExpExpr>(registrar, "Exp"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<LogExpr>(registrar, "Log"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<SqrtExpr>(registrar, "Sqrt"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<RsqrtExpr>(registrar, "Rsqrt"));
-  TSR_SDK_RETURN_IF_ERROR(RegisterFloating<TanhExpr>(registrar, "Tanh"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<ExpExpr>(registrar, "Exp"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<LogExpr>(registrar, "Log"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<SqrtExpr>(registrar, "Sqrt"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<RsqrtExpr>(registrar, "Rsqrt"));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterFloating<TanhExpr>(registrar, "Tanh"));
   return RegisterFloating<SigmoidExpr>(registrar, "Sigmoid");
 }
 

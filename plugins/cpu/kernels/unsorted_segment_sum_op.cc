@@ -49,11 +49,11 @@ class UnsortedSegmentSumKernel : public sdk::Kernel {
     TensorView data;
     TensorView segment_ids;
     TensorView num_segments;
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &data));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &segment_ids));
-    TSR_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &num_segments));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, segment_ids, "segment_ids"));
-    TSR_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, num_segments, "num_segments"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &data));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &segment_ids));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &num_segments));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, segment_ids, "segment_ids"));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, num_segments, "num_segments"));
     if (num_segments.rank() != 0) {
       return sdk::InvalidArgument("num_segments should be a scalar, not shape ",
                                   num_segments.shape().DebugString());
@@ -71,7 +71,7 @@ class UnsortedSegmentSumKernel : public sdk::Kernel {
     out_shape.AddDim(rows);
     for (int d = segment_ids.rank(); d < data.rank(); ++d) out_shape.AddDim(data.dim(d));
     TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
     const int64_t row_length = rows == 0 ? 0 : out.num_elements() / rows;
     std::vector<int64_t> ids;
     if (data.num_elements() > 0) {

@@ -256,6 +256,7 @@ TSR_Status* ContextAllocateTemp(TSR_KernelContext* ctx, TSR_DataType dtype, int3
 TSR_Device* ContextDevice(const TSR_KernelContext*) { return nullptr; }
 TSR_Stream* ContextStream(const TSR_KernelContext*) { return nullptr; }
 TSR_ThreadPool* ContextThreadPool(const TSR_KernelContext* ctx) { return ctx->pool; }
+bool ContextIsCancelled(const TSR_KernelContext*) { return false; }
 
 // ---- thread pool ---------------------------------------------------------------------------
 int32_t PoolNumThreads(const TSR_ThreadPool* pool) { return pool->pool.NumThreads(); }
@@ -322,6 +323,7 @@ TSR_HostApi MakeApi() {
   api.ThreadPool_CurrentThreadId = &PoolCurrentThreadId;
   api.ThreadPool_Schedule = &PoolSchedule;
   api.ThreadPool_ParallelFor = &PoolParallelFor;
+  api.KernelContext_IsCancelled = &ContextIsCancelled;
   return api;
 }
 

@@ -65,6 +65,27 @@ TEST(CpuPluginSmokeTest, RegistersOneSynchronousHostMemoryCpuDevice) {
   EXPECT_EQ(count, 1);
 }
 
+TSR_Status* Allocate(TSR_Device* device, size_t size, size_t alignment, void** ptr,
+                     int32_t kind = TSR_MEMORY_KIND_DEVICE) {
+  TSR_Memory_Allocate_Args args{};
+  args.struct_size = sizeof(args);
+  args.size = size;
+  args.alignment = alignment;
+  args.kind = kind;
+  args.ptr = reinterpret_cast<void*>(1);
+  TSR_Status* status = CpuDeviceType().Memory_Allocate(device, &args);
+  *ptr = args.ptr;
+  return status;
+}
+
+TSR_Status* Free(TSR_Device* device, void* ptr, size_t size) {
+  TSR_Memory_Free_Args args{};
+  args.struct_size = sizeof(args);
+  args.ptr = ptr;
+  args.size = size;
+  return CpuDeviceType().Memory_Free(device, &args);
+}
+
 TSR_Device* CreateCpu0() {
   const TSR_DeviceTypeRegistration& r = CpuDeviceType();
   TSR_Device_Create_Args args{};
@@ -86,13 +107,13 @@ TEST(CpuPluginSmokeTest, AllocatesAlignedMemoryAndCopies) {
   EXPECT_THAT(properties.description, HasSubstr("CPU:0"));
   for (size_t size : {size_t{0}, size_t{1}, size_t{100}, size_t{1} << 20}) {
     void* ptr = nullptr;
-    ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(device, size, 0, &ptr), nullptr), TSR_CODE_OK);
+    ASSERT_EQ(FakeHost::Code(Allocate(device, size, 0, &ptr), nullptr), TSR_CODE_OK);
     ASSERT_NE(ptr, nullptr);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % 64, 0u);
-    r.Memory_Free(device, ptr, size);
+    EXPECT_EQ(FakeHost::Code(Free(device, ptr, size), nullptr), TSR_CODE_OK);
   }
   void* ptr = nullptr;
-  ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(device, 16, 256, &ptr), nullptr), TSR_CODE_OK);
+  ASSERT_EQ(FakeHost::Code(Allocate(device, 16, 256, &ptr), nullptr), TSR_CODE_OK);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % 256, 0u);
   const char src[16] = "fifteen chars!!";
   char back[16] = {};
@@ -101,8 +122,8 @@ TEST(CpuPluginSmokeTest, AllocatesAlignedMemoryAndCopies) {
   EXPECT_EQ(FakeHost::Code(r.Memcpy_DeviceToHost(device, nullptr, back, ptr, 16), nullptr),
             TSR_CODE_OK);
   EXPECT_STREQ(back, src);
-  r.Memory_Free(device, ptr, 16);
-  r.Memory_Free(device, nullptr, 0);
+  EXPECT_EQ(FakeHost::Code(Free(device, ptr, 16), nullptr), TSR_CODE_OK);
+  EXPECT_EQ(FakeHost::Code(Free(device, nullptr, 0), nullptr), TSR_CODE_OK);
   r.Device_Destroy(device);
   r.Device_Destroy(nullptr);
 }
@@ -115,15 +136,15 @@ TEST(CpuPluginSmokeTest, FreedLargeBlocksAreHandedOutAgain) {
   TSR_Device* device = CreateCpu0();
   constexpr size_t kSize = (size_t{3} << 20) + 10;
   void* first = nullptr;
-  ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(device, kSize, 0, &first), nullptr), TSR_CODE_OK);
+  ASSERT_EQ(FakeHost::Code(Allocate(device, kSize, 0, &first), nullptr), TSR_CODE_OK);
   static_cast<char*>(first)[kSize - 1] = 1;
-  r.Memory_Free(device, first, kSize);
+  EXPECT_EQ(FakeHost::Code(Free(device, first, kSize), nullptr), TSR_CODE_OK);
   // The same size comes back from the kept block, also through another device handle.
   TSR_Device* other = CreateCpu0();
   void* second = nullptr;
-  ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(other, kSize, 0, &second), nullptr), TSR_CODE_OK);
+  ASSERT_EQ(FakeHost::Code(Allocate(other, kSize, 0, &second), nullptr), TSR_CODE_OK);
   EXPECT_EQ(second, first);
-  r.Memory_Free(other, second, kSize);
+  EXPECT_EQ(FakeHost::Code(Free(other, second, kSize), nullptr), TSR_CODE_OK);
   r.Device_Destroy(other);
   r.Device_Destroy(device);
 }
@@ -133,14 +154,60 @@ TEST(CpuPluginSmokeTest, AllocationFailureIsResourceExhausted) {
   TSR_Device* device = CreateCpu0();
   void* ptr = reinterpret_cast<void*>(1);
   std::string message;
-  EXPECT_EQ(FakeHost::Code(r.Memory_Allocate(device, SIZE_MAX / 2, 0, &ptr), &message),
+  EXPECT_EQ(FakeHost::Code(Allocate(device, SIZE_MAX / 2, 0, &ptr), &message),
             TSR_CODE_RESOURCE_EXHAUSTED);
   EXPECT_THAT(message,
               HasSubstr("out of memory allocating " + std::to_string(SIZE_MAX / 2) + " bytes"));
   EXPECT_EQ(ptr, nullptr);
-  EXPECT_EQ(FakeHost::Code(r.Memory_Allocate(device, 8, 48, &ptr), &message),
+  EXPECT_EQ(FakeHost::Code(Allocate(device, 8, 48, &ptr), &message),
             TSR_CODE_INVALID_ARGUMENT);
   EXPECT_THAT(message, HasSubstr("alignment 48"));
+  EXPECT_EQ(FakeHost::Code(Allocate(device, 8, 0, &ptr, TSR_MEMORY_KIND_HOST_PINNED), &message),
+            TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("CPU:0 has only device memory (kind 0); memory kind 1 was asked"));
+  r.Device_Destroy(device);
+}
+
+TEST(CpuPluginSmokeTest, FreeRefusesPointersItDidNotHandOutAndWrongSizes) {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  TSR_Device* device = CreateCpu0();
+  void* ptr = nullptr;
+  ASSERT_EQ(FakeHost::Code(Allocate(device, 256, 0, &ptr), nullptr), TSR_CODE_OK);
+  std::string message;
+  // Inside a block of its own (readable, 64-byte aligned), and unaligned.
+  void* inside = static_cast<char*>(ptr) + 128;
+  EXPECT_EQ(FakeHost::Code(Free(device, inside, 8), &message), TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("is not memory the CPU device handed out"));
+  EXPECT_EQ(FakeHost::Code(Free(device, static_cast<char*>(ptr) + 1, 8), &message),
+            TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("is not memory the CPU device handed out"));
+  EXPECT_EQ(FakeHost::Code(Free(device, ptr, 255), &message), TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("holds 256 bytes but is freed as 255 bytes; it was not freed"));
+  EXPECT_EQ(FakeHost::Code(Free(device, ptr, 256), nullptr), TSR_CODE_OK);
+  r.Device_Destroy(device);
+}
+
+TEST(CpuPluginSmokeTest, MemoryStatsFollowAllocations) {
+  const TSR_DeviceTypeRegistration& r = CpuDeviceType();
+  ASSERT_NE(r.Memory_GetStats, nullptr);
+  TSR_Device* device = CreateCpu0();
+  TSR_MemoryStats before{};
+  before.struct_size = sizeof(before);
+  ASSERT_EQ(FakeHost::Code(r.Memory_GetStats(device, &before), nullptr), TSR_CODE_OK);
+  void* ptr = nullptr;
+  ASSERT_EQ(FakeHost::Code(Allocate(device, 1000, 0, &ptr), nullptr), TSR_CODE_OK);
+  TSR_MemoryStats during{};
+  during.struct_size = sizeof(during);
+  ASSERT_EQ(FakeHost::Code(r.Memory_GetStats(device, &during), nullptr), TSR_CODE_OK);
+  EXPECT_EQ(during.bytes_in_use, before.bytes_in_use + 1000);
+  EXPECT_GE(during.peak_bytes_in_use, during.bytes_in_use);
+  EXPECT_EQ(during.num_allocations, before.num_allocations + 1);
+  EXPECT_GT(during.bytes_limit, 0);
+  ASSERT_EQ(FakeHost::Code(Free(device, ptr, 1000), nullptr), TSR_CODE_OK);
+  TSR_MemoryStats after{};
+  after.struct_size = sizeof(after);
+  ASSERT_EQ(FakeHost::Code(r.Memory_GetStats(device, &after), nullptr), TSR_CODE_OK);
+  EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
   r.Device_Destroy(device);
 }
 
@@ -199,12 +266,12 @@ TEST(CpuPluginSmokeTest, CreatesDevicesWithHigherOrdinals) {
   // Each device allocates and copies on its own, all in host memory.
   for (TSR_Device* device : devices) {
     void* ptr = nullptr;
-    ASSERT_EQ(FakeHost::Code(r.Memory_Allocate(device, 8, 0, &ptr), nullptr), TSR_CODE_OK);
+    ASSERT_EQ(FakeHost::Code(Allocate(device, 8, 0, &ptr), nullptr), TSR_CODE_OK);
     const int64_t value = 42;
     ASSERT_EQ(FakeHost::Code(r.Memcpy_HostToDevice(device, nullptr, ptr, &value, 8), nullptr),
               TSR_CODE_OK);
     EXPECT_EQ(*static_cast<int64_t*>(ptr), 42);
-    r.Memory_Free(device, ptr, 8);
+    EXPECT_EQ(FakeHost::Code(Free(device, ptr, 8), nullptr), TSR_CODE_OK);
   }
   for (TSR_Device* device : devices) r.Device_Destroy(device);
 }

@@ -88,7 +88,7 @@ class AttrKernel : public sdk::Kernel {
   }
   sdk::Status Compute(sdk::KernelContext& ctx) override {
     sdk::TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(
+    TESSERA_SDK_RETURN_IF_ERROR(
         ctx.AllocateOutput(0, sdk::Shape{static_cast<int64_t>(values_.size())}, &out));
     for (size_t i = 0; i < values_.size(); ++i) out.data<float>()[i] = values_[i];
     return sdk::OkStatus();
@@ -104,7 +104,7 @@ class ParallelKernel : public sdk::Kernel {
   sdk::Status Compute(sdk::KernelContext& ctx) override {
     sdk::TensorView in = ctx.input(0);
     sdk::TensorView out;
-    TSR_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, in.shape(), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, in.shape(), &out));
     const float* x = in.data<const float>();
     float* y = out.data<float>();
     ctx.ParallelFor(in.num_elements(), 1, [&](int64_t begin, int64_t end) {
@@ -119,15 +119,15 @@ TSR_Status* InitSdkTestPlugin(const TSR_Plugin_Init_Args* args) {
   if (!init.proceed) return init.status;
   TSR_Registrar* r = args->registrar;
   auto register_all = [r]() -> sdk::Status {
-    TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ThrowingKernel>(r, "Throw", "CPU", {}));
-    TSR_SDK_RETURN_IF_ERROR(
+    TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ThrowingKernel>(r, "Throw", "CPU", {}));
+    TESSERA_SDK_RETURN_IF_ERROR(
         sdk::RegisterKernel<ThrowingAnythingKernel>(r, "ThrowAnything", "CPU", {}));
-    TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BadInputKernel>(r, "BadInput", "CPU", {}));
-    TSR_SDK_RETURN_IF_ERROR(
+    TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BadInputKernel>(r, "BadInput", "CPU", {}));
+    TESSERA_SDK_RETURN_IF_ERROR(
         sdk::RegisterKernel<FailingConstructionKernel>(r, "FailConstruct", "CPU", {}));
-    TSR_SDK_RETURN_IF_ERROR(
+    TESSERA_SDK_RETURN_IF_ERROR(
         sdk::RegisterKernel<ThrowingConstructionKernel>(r, "ThrowConstruct", "CPU", {}));
-    TSR_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AttrKernel>(r, "Attr", "CPU", {}));
+    TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AttrKernel>(r, "Attr", "CPU", {}));
     return sdk::RegisterKernel<ParallelKernel>(
         r, "Parallel", "CPU", {{"T", {TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE}}},
         TSR_KERNEL_FLAG_CHEAP | TSR_KERNEL_FLAG_ASYNC, 7, {"x"});

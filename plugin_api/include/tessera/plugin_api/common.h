@@ -18,8 +18,8 @@ extern "C" {
  * new fields at the end of a struct, new enum values). A host accepts a plugin when the majors
  * are equal and the host minor is >= the minimum minor the plugin declares it needs.
  * ------------------------------------------------------------------------------------------- */
-#define TSR_ABI_VERSION_MAJOR 0
-#define TSR_ABI_VERSION_MINOR 3
+#define TSR_ABI_VERSION_MAJOR 1
+#define TSR_ABI_VERSION_MINOR 0
 
 /* Size of a struct up to and including `last_field`: what a writer puts in `struct_size`. */
 #define TSR_STRUCT_SIZE(type, last_field) \
@@ -41,12 +41,21 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 typedef enum TSR_ExtensionType {
   TSR_EXTENSION_TYPE_NONE = 0,
-  /* Values are assigned in CHANGELOG.md as feature groups are added. */
+  /* TSR_DeviceProfilingExtension (device.h), on a TSR_DeviceTypeRegistration. */
+  TSR_EXTENSION_TYPE_DEVICE_PROFILING = 1,
+  /* TSR_TransportRmaExtension (transport.h), on a TSR_TransportRegistration. */
+  TSR_EXTENSION_TYPE_TRANSPORT_RMA = 2,
+  /* Later values are assigned in CHANGELOG.md as feature groups are added. A reader skips an
+   * extension whose type it does not know. */
 } TSR_ExtensionType;
 
+/* The header every extension struct starts with. A registration's `extension_start` points at
+ * the first; each `next` at the following one (NULL ends the list). The host reads the list once,
+ * while it copies the registration, and copies each extension it knows; the plugin's structs need
+ * not outlive the registration call. */
 typedef struct TSR_Extension {
-  size_t struct_size;
-  int32_t type; /* a TSR_ExtensionType */
+  size_t struct_size; /* of the whole extension struct */
+  int32_t type;       /* a TSR_ExtensionType */
   struct TSR_Extension* next;
 } TSR_Extension;
 
@@ -131,8 +140,29 @@ typedef struct TSR_TensorView {
   int32_t rank;
   const int64_t* dims; /* `rank` entries; may be NULL when rank == 0 */
   void* data;          /* device memory of the owning device; NULL when the tensor is empty */
-  size_t byte_size;    /* element count times element size */
+  size_t byte_size;    /* element count times element size; strings: the packed size below */
 } TSR_TensorView;
+
+/* ---------------------------------------------------------------------------------------------
+ * String tensors (TSR_DTYPE_STRING)
+ *
+ * A string tensor crosses the ABI as one packed host-memory buffer, the same for kernels and for
+ * transports. For N elements (the product of the dims), `data` holds N + 1 little-endian uint64
+ * offsets followed by the bytes of every element back to back: element i is the bytes
+ * [offsets[i], offsets[i + 1]) counted from the first byte after the offsets. offsets[0] is 0,
+ * offsets never decrease, and byte_size is TSR_STRING_OFFSETS_SIZE(N) + offsets[N]. Elements are
+ * arbitrary bytes (no terminating NUL, may contain NUL). The offsets start at `data`, which the
+ * host aligns to 8 bytes.
+ *
+ * Ownership: the buffer belongs to the side that allocated it and lives as the view it arrives
+ * in says. A kernel reads string inputs as such a view (packed by the host, valid until compute
+ * returns or done is called) and produces a string output with
+ * TSR_HostApi.KernelContext_AllocateStringOutput, filling the offsets and bytes before compute
+ * returns (or before done). A transport sends a string tensor's packed buffer as it sends any
+ * tensor's bytes, and the receiving host checks the offsets before it uses them: a malformed
+ * buffer is DATA_LOSS, never a read out of bounds.
+ * ------------------------------------------------------------------------------------------- */
+#define TSR_STRING_OFFSETS_SIZE(num_elements) (((size_t)(num_elements) + 1) * sizeof(uint64_t))
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -27,10 +27,26 @@ typedef enum TSR_AttrType {
   TSR_ATTR_TYPE_LIST_BOOL = 11,
   TSR_ATTR_TYPE_LIST_TYPE = 12,
   TSR_ATTR_TYPE_LIST_SHAPE = 13,
+  TSR_ATTR_TYPE_FUNC = 14,
+  TSR_ATTR_TYPE_LIST_TENSOR = 15,
+  TSR_ATTR_TYPE_LIST_FUNC = 16,
 } TSR_AttrType;
 
-/* One attribute value. Only the members that `type` names are meaningful. Every pointer is
- * borrowed: when the host fills a TSR_AttrValue, the pointers stay valid for as long as the call
+struct TSR_AttrValue;
+
+/* A `func` attribute: a function's name and the attributes it is instantiated with (TensorFlow's
+ * NameAttrList). Borrowed like the value that holds it. */
+typedef struct TSR_FuncAttr {
+  size_t struct_size;
+  const char* name;                         /* NUL-terminated */
+  size_t num_attrs;
+  const char* const* attr_names;            /* `num_attrs` names, sorted */
+  const struct TSR_AttrValue* attr_values;  /* `num_attrs` values, nested as deep as the graph */
+} TSR_FuncAttr;
+
+/* One attribute value, of any of TensorFlow's attribute kinds. Only the members that `type` names
+ * are meaningful; an empty list has list_size 0 and the type the op declares (LIST_INT when the
+ * node's list records no element type and the op is unknown). Every pointer is borrowed: when the host fills a TSR_AttrValue, the pointers stay valid for as long as the call
  * that produced it says (kernel create: until create returns; shape function: until it returns).
  * When a plugin fills one (an op attribute's default), the host copies it during the call. */
 typedef struct TSR_AttrValue {
@@ -44,12 +60,18 @@ typedef struct TSR_AttrValue {
   size_t s_size;
   int32_t shape_rank;        /* SHAPE: -1 for unknown rank */
   const int64_t* shape_dims; /* SHAPE: -1 for an unknown dimension */
-  TSR_TensorView tensor;     /* TENSOR: host memory */
+  TSR_TensorView tensor;     /* TENSOR: host memory (strings packed, see common.h) */
   size_t list_size;          /* LIST_*: number of elements */
   const int64_t* list_i;     /* LIST_INT */
   const float* list_f;       /* LIST_FLOAT */
   const bool* list_b;        /* LIST_BOOL */
   const TSR_DataType* list_type; /* LIST_TYPE */
+  const char* const* list_s;     /* LIST_STRING: `list_size` byte strings, not NUL-terminated */
+  const size_t* list_s_size;     /* LIST_STRING: their sizes */
+  const int32_t* list_shape_rank;        /* LIST_SHAPE: rank of each, -1 for unknown */
+  const int64_t* const* list_shape_dims; /* LIST_SHAPE: dims of each, -1 unknown dimensions */
+  const TSR_TensorView* list_tensor;     /* LIST_TENSOR: host memory */
+  const TSR_FuncAttr* func;              /* FUNC: one; LIST_FUNC: `list_size` of them */
 } TSR_AttrValue;
 
 /* ---------------------------------------------------------------------------------------------

@@ -103,10 +103,12 @@ typedef struct TSR_HostApi {
   int64_t (*KernelContext_GetStepId)(const TSR_KernelContext* ctx);
   int32_t (*KernelContext_NumInputs)(const TSR_KernelContext* ctx);
   int32_t (*KernelContext_NumOutputs)(const TSR_KernelContext* ctx);
-  /* Fills a borrowed view of input `index`; never allocates. */
+  /* Fills a borrowed view of input `index`; never allocates, except that a string input is
+   * packed (common.h) once per call into memory the host frees when the kernel completes. */
   TSR_Status* (*KernelContext_GetInput)(const TSR_KernelContext* ctx, int32_t index,
                                         TSR_TensorView* view);
-  /* Allocates output `index` (dtype from the node) and fills its view. */
+  /* Allocates output `index` (dtype from the node; not a string, see AllocateStringOutput) and
+   * fills its view. */
   TSR_Status* (*KernelContext_AllocateOutput)(TSR_KernelContext* ctx, int32_t index, int32_t rank,
                                               const int64_t* dims, TSR_TensorView* view);
   /* Reuses the buffer of the first candidate input that has the same dtype and byte size and
@@ -125,7 +127,8 @@ typedef struct TSR_HostApi {
                                             int32_t rank, const int64_t* dims,
                                             TSR_TensorView* view);
   TSR_Device* (*KernelContext_GetDevice)(const TSR_KernelContext* ctx);
-  TSR_Stream* (*KernelContext_GetStream)(const TSR_KernelContext* ctx); /* NULL: synchronous */
+  /* The device's compute stream (see device.h); NULL for a device without streams. */
+  TSR_Stream* (*KernelContext_GetStream)(const TSR_KernelContext* ctx);
   /* The host's intra-op thread pool; never NULL. */
   TSR_ThreadPool* (*KernelContext_GetThreadPool)(const TSR_KernelContext* ctx);
 
@@ -139,14 +142,21 @@ typedef struct TSR_HostApi {
   void (*ThreadPool_ParallelFor)(TSR_ThreadPool* pool, int64_t total, int64_t cost_per_unit,
                                  TSR_ParallelForFn fn, void* arg);
 
-  /* ---- Added in 0.3 ---------------------------------------------------------------------- */
   /* True once the kernel's step is cancelled (its deadline passed, its client or master is
    * gone) or failed elsewhere: nothing the kernel computes from then on is used. A long kernel
    * asks between pieces of its work and, when true, returns any non-OK status (the step keeps
    * its own reason); a kernel that changes state (a variable) finishes its change or makes none.
-   * Cheap (one atomic load); callable from any thread while the context is valid. A plugin that
-   * supports hosts older than 0.3 checks TSR_STRUCT_HAS_FIELD first. */
+   * Cheap (one atomic load); callable from any thread while the context is valid. */
   bool (*KernelContext_IsCancelled)(const TSR_KernelContext* ctx);
+  /* Allocates string output `index` (its dtype must be TSR_DTYPE_STRING) in the packed layout of
+   * common.h, with room for `total_bytes` bytes of elements after the offsets, and fills `view`
+   * (host memory; byte_size is TSR_STRING_OFFSETS_SIZE(N) + total_bytes). The kernel writes all
+   * N + 1 offsets (the last equal to total_bytes) and the bytes before it completes; the host then
+   * checks them and fails the node with INTERNAL naming it when they are malformed.
+   * AllocateOutput refuses string outputs. */
+  TSR_Status* (*KernelContext_AllocateStringOutput)(TSR_KernelContext* ctx, int32_t index,
+                                                    int32_t rank, const int64_t* dims,
+                                                    size_t total_bytes, TSR_TensorView* view);
 } TSR_HostApi;
 
 /* ---------------------------------------------------------------------------------------------

@@ -60,10 +60,14 @@ typedef struct TSR_Transport_Connect_Args {
 typedef void (*TSR_CallDoneFn)(void* done_arg, TSR_Status* status, const void* response,
                                size_t response_size);
 
-/* The receiver's allocation of the destination tensor, called once dtype and shape are known so
- * that bytes land straight in it. */
+/* The receiver's allocation of the destination tensor, called once dtype, shape and byte size are
+ * known (from the sender's view) so that bytes land straight in it. `byte_size` is the sender's
+ * view's: for a string tensor the packed size (common.h), otherwise it must equal the element
+ * count times the element size (the host answers DATA_LOSS when it does not). The transport
+ * writes exactly destination->byte_size bytes. */
 typedef TSR_Status* (*TSR_AllocateTensorFn)(void* allocate_arg, TSR_DataType dtype, int32_t rank,
-                                            const int64_t* dims, TSR_TensorView* destination);
+                                            const int64_t* dims, size_t byte_size,
+                                            TSR_TensorView* destination);
 
 /* Completion of a tensor pull; the callback owns `status`. */
 typedef void (*TSR_RecvTensorDoneFn)(void* done_arg, TSR_Status* status, bool is_dead);
@@ -80,7 +84,9 @@ typedef struct TSR_Channel_RecvTensor_Args {
 } TSR_Channel_RecvTensor_Args;
 
 /* A transport registered by a plugin. Every function is thread-safe; none blocks for the network
- * (completion is reported through callbacks). Memory registration slots are optional. */
+ * (completion is reported through callbacks). Tensors of every dtype cross as their views' bytes
+ * (string tensors in the packed layout of common.h). A transport with
+ * TSR_TRANSPORT_CAPABILITY_RMA provides a TSR_TransportRmaExtension in its extension list. */
 typedef struct TSR_TransportRegistration {
   size_t struct_size;
   TSR_Extension* extension_start;
@@ -113,19 +119,30 @@ typedef struct TSR_TransportRegistration {
                            const TSR_TensorView* tensor, bool is_dead, TSR_ReleaseFn release,
                            void* release_arg);
 
-  /* Optional: registration of memory for one-sided transfers. */
-  TSR_Status* (*Memory_Register)(void* user_data, void* ptr, size_t size,
-                                 TSR_MemoryRegion** region);
-  void (*Memory_Deregister)(void* user_data, TSR_MemoryRegion* region);
-
-  /* Added in 0.3, optional (NULL: the transport cannot tell, and the host relies on deadlines
-   * alone). True once the caller of an unanswered incoming call no longer waits for the answer:
-   * its deadline passed, it cancelled the call, its connection broke (the calling process died
-   * or its host vanished) or the server stopped. Never blocks; the host may ask from any thread,
-   * as often as it likes, until it answers the reply. The host uses it to stop work whose
-   * requester is gone. */
+  /* Optional (NULL: the transport cannot tell, and the host relies on deadlines alone). True
+   * once the caller of an unanswered incoming call no longer waits for the answer: its deadline
+   * passed, it cancelled the call, its connection broke (the calling process died or its host
+   * vanished) or the server stopped. Never blocks; the host may ask from any thread, as often as
+   * it likes, until it answers the reply. The host uses it to stop work whose requester is
+   * gone. */
   bool (*Reply_IsCancelled)(const TSR_TransportReply* reply);
 } TSR_TransportRegistration;
+
+/* ---------------------------------------------------------------------------------------------
+ * Extension TSR_EXTENSION_TYPE_TRANSPORT_RMA: registration of memory for one-sided transfers.
+ * Required with TSR_TRANSPORT_CAPABILITY_RMA (the host refuses the registration without it).
+ * ------------------------------------------------------------------------------------------- */
+typedef struct TSR_TransportRmaExtension {
+  TSR_Extension base; /* type TSR_EXTENSION_TYPE_TRANSPORT_RMA */
+  /* Registers [ptr, ptr + size) of memory kind `memory_kind` (a TSR_MemoryKind; device memory
+   * only with TSR_TRANSPORT_CAPABILITY_DEVICE_MEMORY) for remote access. Registering the same
+   * range again may return the same region (a registration cache). RESOURCE_EXHAUSTED when the
+   * NIC's registration limit is reached. */
+  TSR_Status* (*Memory_Register)(void* user_data, void* ptr, size_t size, int32_t memory_kind,
+                                 TSR_MemoryRegion** region);
+  /* NULL is a no-op. Called once per successful Memory_Register. */
+  void (*Memory_Deregister)(void* user_data, TSR_MemoryRegion* region);
+} TSR_TransportRmaExtension;
 
 #ifdef __cplusplus
 } /* extern "C" */

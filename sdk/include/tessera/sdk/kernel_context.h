@@ -46,14 +46,39 @@ inline const char* AttrTypeName(TSR_AttrType type) {
       return "list(type)";
     case TSR_ATTR_TYPE_LIST_SHAPE:
       return "list(shape)";
+    case TSR_ATTR_TYPE_FUNC:
+      return "func";
+    case TSR_ATTR_TYPE_LIST_TENSOR:
+      return "list(tensor)";
+    case TSR_ATTR_TYPE_LIST_FUNC:
+      return "list(func)";
     default:
       return "unspecified";
   }
 }
 
-inline bool IsListAttr(TSR_AttrType type) { return type >= TSR_ATTR_TYPE_LIST_STRING; }
+inline bool IsListAttr(TSR_AttrType type) {
+  return (type >= TSR_ATTR_TYPE_LIST_STRING && type <= TSR_ATTR_TYPE_LIST_SHAPE) ||
+         type == TSR_ATTR_TYPE_LIST_TENSOR || type == TSR_ATTR_TYPE_LIST_FUNC;
+}
 
 }  // namespace internal
+
+// A `shape` or list(shape) element as an attribute holds it: the rank may be unknown, and so may
+// any dimension (-1).
+struct AttrShape {
+  bool unknown_rank = false;
+  std::vector<int64_t> dims;
+};
+
+// A `func` attribute: the function's name and the attributes it is instantiated with, sorted by
+// name. The values borrow from the host, like every attribute: read them before the kernel's
+// constructor returns.
+struct FuncAttr {
+  std::string name;
+  std::vector<std::string> attr_names;
+  std::vector<TSR_AttrValue> attr_values;
+};
 
 // Seen by a kernel's constructor: the node's name, attributes and argument types. Valid only
 // while the kernel is being created. A constructor that cannot build its kernel calls
@@ -86,13 +111,14 @@ class KernelConstruction {
     return GetAttrValue(name, &value).ok();
   }
 
-  // Typed getters: int64_t, int32_t, float, bool, TSR_DataType, std::string,
-  // std::vector<int64_t>, std::vector<int32_t>, std::vector<TSR_DataType> and TensorView (a
-  // `tensor` attribute in host memory; copy what you need before the constructor returns).
+  // Typed getters: int64_t, int32_t, float, bool, TSR_DataType, std::string, AttrShape, FuncAttr,
+  // std::vector of int64_t, int32_t, TSR_DataType, std::string, AttrShape, TensorView and FuncAttr,
+  // and TensorView (a `tensor` attribute in host memory, strings packed as strings.h reads them;
+  // copy what you need before the constructor returns).
   template <typename T>
   Status GetAttr(const char* name, T* out) const {
     TSR_AttrValue value;
-    TSR_SDK_RETURN_IF_ERROR(GetAttrValue(name, &value));
+    TESSERA_SDK_RETURN_IF_ERROR(GetAttrValue(name, &value));
     return Convert(name, value, out);
   }
 
@@ -173,6 +199,61 @@ class KernelConstruction {
     out->assign(v.list_type, v.list_type + v.list_size);
     return OkStatus();
   }
+  Status Convert(const char* name, const TSR_AttrValue& v, std::vector<std::string>* out) const {
+    out->clear();
+    if (IsEmptyList(v)) return OkStatus();
+    if (v.type != TSR_ATTR_TYPE_LIST_STRING) return Mismatch(name, v, "list(string)");
+    for (size_t i = 0; i < v.list_size; ++i) out->emplace_back(v.list_s[i], v.list_s_size[i]);
+    return OkStatus();
+  }
+  static AttrShape MakeShape(int32_t rank, const int64_t* dims) {
+    AttrShape shape;
+    shape.unknown_rank = rank < 0;
+    if (rank > 0) shape.dims.assign(dims, dims + rank);
+    return shape;
+  }
+  Status Convert(const char* name, const TSR_AttrValue& v, AttrShape* out) const {
+    if (v.type != TSR_ATTR_TYPE_SHAPE) return Mismatch(name, v, "shape");
+    *out = MakeShape(v.shape_rank, v.shape_dims);
+    return OkStatus();
+  }
+  Status Convert(const char* name, const TSR_AttrValue& v, std::vector<AttrShape>* out) const {
+    out->clear();
+    if (IsEmptyList(v)) return OkStatus();
+    if (v.type != TSR_ATTR_TYPE_LIST_SHAPE) return Mismatch(name, v, "list(shape)");
+    for (size_t i = 0; i < v.list_size; ++i) {
+      out->push_back(MakeShape(v.list_shape_rank[i], v.list_shape_dims[i]));
+    }
+    return OkStatus();
+  }
+  Status Convert(const char* name, const TSR_AttrValue& v, std::vector<TensorView>* out) const {
+    out->clear();
+    if (IsEmptyList(v)) return OkStatus();
+    if (v.type != TSR_ATTR_TYPE_LIST_TENSOR) return Mismatch(name, v, "list(tensor)");
+    for (size_t i = 0; i < v.list_size; ++i) out->emplace_back(v.list_tensor[i]);
+    return OkStatus();
+  }
+  static FuncAttr MakeFunc(const TSR_FuncAttr& f) {
+    FuncAttr func;
+    func.name = f.name == nullptr ? "" : f.name;
+    for (size_t i = 0; i < f.num_attrs; ++i) {
+      func.attr_names.emplace_back(f.attr_names[i]);
+      func.attr_values.push_back(f.attr_values[i]);
+    }
+    return func;
+  }
+  Status Convert(const char* name, const TSR_AttrValue& v, FuncAttr* out) const {
+    if (v.type != TSR_ATTR_TYPE_FUNC || v.func == nullptr) return Mismatch(name, v, "func");
+    *out = MakeFunc(*v.func);
+    return OkStatus();
+  }
+  Status Convert(const char* name, const TSR_AttrValue& v, std::vector<FuncAttr>* out) const {
+    out->clear();
+    if (IsEmptyList(v)) return OkStatus();
+    if (v.type != TSR_ATTR_TYPE_LIST_FUNC) return Mismatch(name, v, "list(func)");
+    for (size_t i = 0; i < v.list_size; ++i) out->push_back(MakeFunc(v.func[i]));
+    return OkStatus();
+  }
 
   TSR_KernelConstruction* ctx_;
   Status status_;
@@ -192,13 +273,9 @@ class KernelContext {
   TSR_Stream* stream() const { return HostApi()->KernelContext_GetStream(ctx_); }
   TSR_ThreadPool* thread_pool() const { return HostApi()->KernelContext_GetThreadPool(ctx_); }
   TSR_KernelContext* c_ctx() const { return ctx_; }
-  // True once the step is cancelled or failed elsewhere (KernelContext_IsCancelled); false on a
-  // host older than ABI 0.3, which cannot tell. Long kernels ask between pieces of work.
-  bool cancelled() const {
-    const TSR_HostApi* api = HostApi();
-    return TSR_STRUCT_HAS_FIELD(api, TSR_HostApi, KernelContext_IsCancelled) &&
-           api->KernelContext_IsCancelled != nullptr && api->KernelContext_IsCancelled(ctx_);
-  }
+  // True once the step is cancelled or failed elsewhere (KernelContext_IsCancelled). Long
+  // kernels ask between pieces of work.
+  bool cancelled() const { return HostApi()->KernelContext_IsCancelled(ctx_); }
 
   // Fills `view` with input `index` (no allocation).
   Status GetInput(int index, TensorView* view) const {
@@ -216,6 +293,14 @@ class KernelContext {
     *out = TensorView();
     return Status(HostApi()->KernelContext_AllocateOutput(ctx_, index, shape.rank(), shape.dims(),
                                                           out->c_view()));
+  }
+  // A string output in the packed layout with room for `total_bytes` of elements; fill it with
+  // WritePackedStrings (strings.h) before Compute returns.
+  Status AllocateStringOutput(int index, const Shape& shape, size_t total_bytes,
+                              TensorView* out) {
+    *out = TensorView();
+    return Status(HostApi()->KernelContext_AllocateStringOutput(
+        ctx_, index, shape.rank(), shape.dims(), total_bytes, out->c_view()));
   }
   // Reuses one of `candidate_inputs` for output `output_index` when the host allows it.
   Status ForwardInputOrAllocateOutput(std::initializer_list<int32_t> candidate_inputs,

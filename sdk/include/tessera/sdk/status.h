@@ -93,6 +93,10 @@ template <typename... Args>
 Status Cancelled(const Args&... args) {
   return MakeStatus(TSR_CODE_CANCELLED, StrCat(args...));
 }
+template <typename... Args>
+Status DataLoss(const Args&... args) {
+  return MakeStatus(TSR_CODE_DATA_LOSS, StrCat(args...));
+}
 
 // Carries a status through code that cannot return one (constructors, deep helpers). The SDK's
 // C trampolines turn it back into a status with the same code; any other exception becomes
@@ -118,10 +122,10 @@ inline void ThrowIfError(const Status& status) {
 }  // namespace tessera::sdk
 
 // Returns the status of `expr` from the enclosing function when it is not OK.
-#define TSR_SDK_RETURN_IF_ERROR(expr)                  \
-  do {                                                 \
-    ::tessera::sdk::Status tsr_sdk_status_ = (expr);   \
-    if (!tsr_sdk_status_.ok()) return tsr_sdk_status_; \
+#define TESSERA_SDK_RETURN_IF_ERROR(expr)                    \
+  do {                                                       \
+    ::tessera::sdk::Status tessera_sdk_status_ = (expr);     \
+    if (!tessera_sdk_status_.ok()) return tessera_sdk_status_; \
   } while (false)
 
 #endif  // TESSERA_SDK_STATUS_H_
