@@ -44,7 +44,9 @@ std::string PolicyText(const PluginPolicy& policy) {
   }
   if (lines.empty() && policy.config_file.empty()) return "";
   std::string out = "\npolicy:\n";
-  if (!policy.config_file.empty()) absl::StrAppend(&out, "  config file ", policy.config_file, "\n");
+  if (!policy.config_file.empty()) {
+    absl::StrAppend(&out, "  config file ", policy.config_file, "\n");
+  }
   size_t width = 0;
   for (const auto& line : lines) width = std::max(width, line.first.size());
   for (const auto& [setting, source] : lines) {
