@@ -145,13 +145,23 @@ absl::StatusOr<std::string> Sha256OfFile(const std::string& path) {
 
 absl::Status CheckBeforeLoad(const PluginManifest& manifest, const LoadPolicy& policy) {
   const std::string plugin = DescribePlugin(manifest.name, manifest.version, manifest.library_path);
+  auto from = [](const std::string& source) {
+    return source.empty() ? std::string() : absl::StrCat("from ", source);
+  };
   if (policy.allowlist.has_value() && policy.allowlist->count(manifest.name) == 0) {
+    const std::string allowed =
+        policy.allowlist->empty() ? "none" : absl::StrJoin(*policy.allowlist, ", ");
+    const std::string source = from(policy.allowlist_source);
     return absl::PermissionDeniedError(absl::StrCat(plugin, " is not in the allowlist (allowed: ",
-                                                    absl::StrJoin(*policy.allowlist, ", "), ")"));
+                                                    allowed, source.empty() ? "" : "; ", source,
+                                                    ")"));
   }
   if (policy.require_sha256 && manifest.sha256.empty()) {
-    return absl::PermissionDeniedError(absl::StrCat(plugin, ": manifest ", manifest.path,
-                                                    " has no sha256 and this host requires one"));
+    const std::string source = from(policy.require_sha256_source);
+    return absl::PermissionDeniedError(
+        absl::StrCat(plugin, ": manifest ", manifest.path,
+                     " has no sha256 and this host requires one",
+                     source.empty() ? "" : absl::StrCat(" (", source, ")")));
   }
   RETURN_IF_ERROR(
       CheckAbiVersion(plugin, manifest.name, manifest.abi_major, manifest.abi_min_minor, policy));

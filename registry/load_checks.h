@@ -23,6 +23,10 @@ struct LoadPolicy {
   std::optional<std::set<std::string>> allowlist;
   // When true, a manifest without sha256 is refused (PERMISSION_DENIED).
   bool require_sha256 = false;
+  // Where the two settings above came from, named by refusals ("--plugin-allow",
+  // "config file /etc/tessera/plugins.json"); "" names none.
+  std::string allowlist_source;
+  std::string require_sha256_source;
   // The host's ABI version as the plugins see it. Tests and the conformance kit lower the minor
   // to emulate an older host.
   uint32_t host_abi_major = TSR_ABI_VERSION_MAJOR;

@@ -124,6 +124,12 @@ TEST_F(FileTest, RefusesPluginsOutsideTheAllowlist) {
   ExpectError(
       CheckBeforeLoad(manifest_, policy), absl::StatusCode::kPermissionDenied,
       "plugin 'acme' 1.0.0 (libtessera_acme.so) is not in the allowlist (allowed: cpu, grpc)");
+  policy.allowlist_source = "--plugin-allow";
+  ExpectError(CheckBeforeLoad(manifest_, policy), absl::StatusCode::kPermissionDenied,
+              "is not in the allowlist (allowed: cpu, grpc; from --plugin-allow)");
+  policy.allowlist = std::set<std::string>();
+  ExpectError(CheckBeforeLoad(manifest_, policy), absl::StatusCode::kPermissionDenied,
+              "is not in the allowlist (allowed: none; from --plugin-allow)");
   policy.allowlist->insert("acme");
   EXPECT_TRUE(CheckBeforeLoad(manifest_, policy).ok());
 }
@@ -133,6 +139,10 @@ TEST_F(FileTest, RequiredSha256) {
   policy.require_sha256 = true;
   ExpectError(CheckBeforeLoad(manifest_, policy), absl::StatusCode::kPermissionDenied,
               "has no sha256 and this host requires one");
+  policy.require_sha256_source = "config file /etc/tessera/plugins.json";
+  ExpectError(CheckBeforeLoad(manifest_, policy), absl::StatusCode::kPermissionDenied,
+              "has no sha256 and this host requires one (from config file "
+              "/etc/tessera/plugins.json)");
 }
 
 TEST_F(FileTest, RefusesUnknownCpuFeature) {

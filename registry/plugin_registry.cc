@@ -14,34 +14,7 @@
 namespace tessera {
 namespace {
 
-bool IsDeviceTypeName(absl::string_view name) {
-  if (name.empty() || !(name[0] >= 'A' && name[0] <= 'Z')) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
 absl::Status ValidateOptions(const RegistryOptions& options) {
-  if (options.allowlist.has_value()) {
-    for (const std::string& name : *options.allowlist) {
-      if (!IsValidPluginName(name)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("allowlist entry '", name, "' is not a plugin name ([a-z0-9_-]+)"));
-      }
-    }
-  }
-  for (const auto& [device_type, plugin] : options.preferred_providers) {
-    if (!IsDeviceTypeName(device_type)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("preferred provider given for '", device_type,
-                       "', which is not a device type name ([A-Z][A-Z0-9_]*)"));
-    }
-    if (!IsValidPluginName(plugin)) {
-      return absl::InvalidArgumentError(absl::StrCat("preferred provider '", plugin,
-                                                     "' for device type '", device_type,
-                                                     "' is not a plugin name ([a-z0-9_-]+)"));
-    }
-  }
   for (const InProcessPlugin& plugin : options.in_process_plugins) {
     if (!IsValidPluginName(plugin.name)) {
       return absl::InvalidArgumentError(
@@ -73,6 +46,7 @@ absl::StatusOr<std::unique_ptr<PluginRegistry>> PluginRegistry::Create(
     const RegistryOptions& options) {
   RETURN_IF_ERROR(ValidateOptions(options));
   std::unique_ptr<PluginRegistry> registry(new PluginRegistry);
+  ASSIGN_OR_RETURN(registry->policy_, ResolvePluginPolicy(options.policy, options.discover));
 
   DiscoveryResult discovered;
   if (options.discover) {
@@ -85,8 +59,10 @@ absl::StatusOr<std::unique_ptr<PluginRegistry>> PluginRegistry::Create(
   registry->warnings_ = discovered.warnings;
 
   LoaderOptions loader;
-  loader.policy.allowlist = options.allowlist;
-  loader.policy.require_sha256 = options.require_sha256;
+  loader.policy.allowlist = registry->policy_.allowlist;
+  loader.policy.allowlist_source = registry->policy_.allowlist_source;
+  loader.policy.require_sha256 = registry->policy_.require_sha256;
+  loader.policy.require_sha256_source = registry->policy_.require_sha256_source;
   loader.policy.host_abi_minor = options.host_abi_minor;
   loader.host_api = GetHostApi(options.runtime_slots);
   registry->host_api_ = loader.host_api;
@@ -139,7 +115,7 @@ absl::StatusOr<std::unique_ptr<PluginRegistry>> PluginRegistry::Create(
     }
   }
 
-  registry->RankDeviceTypes(options);
+  registry->RankDeviceTypes();
   registry->SelectOps();
   registry->SelectKernels();
   registry->SelectTransports();
@@ -157,10 +133,10 @@ void PluginRegistry::Add(LoadedPlugin loaded) {
   records_.push_back(std::move(loaded.record));
 }
 
-void PluginRegistry::RankDeviceTypes(const RegistryOptions& options) {
+void PluginRegistry::RankDeviceTypes() {
   auto preferred_for = [&](const std::string& device_type) -> std::string {
-    auto it = options.preferred_providers.find(device_type);
-    return it == options.preferred_providers.end() ? std::string() : it->second;
+    auto it = policy_.preferred_providers.find(device_type);
+    return it == policy_.preferred_providers.end() ? std::string() : it->second.plugin;
   };
   std::stable_sort(device_types_.begin(), device_types_.end(),
                    [&](const DeviceTypeSpec& a, const DeviceTypeSpec& b) {
@@ -170,29 +146,36 @@ void PluginRegistry::RankDeviceTypes(const RegistryOptions& options) {
                    });
   const DeviceTypeSpec* winner = nullptr;
   for (DeviceTypeSpec& spec : device_types_) {
+    const bool preferred = preferred_for(spec.device_type) == spec.origin.plugin_name;
+    const std::string preference =
+        preferred ? policy_.DescribePreference(spec.device_type) : std::string();
     if (winner == nullptr || winner->device_type != spec.device_type) {
       winner = &spec;
       spec.active = true;
       spec.shadowed_reason.clear();
+      spec.preferred_by = preference;
       continue;
     }
     spec.active = false;
-    const bool preferred = preferred_for(spec.device_type) == winner->origin.plugin_name;
+    spec.preferred_by.clear();
     spec.shadowed_reason =
         absl::StrCat("device type '", spec.device_type, "' is provided by '",
                      winner->origin.plugin_name, "' (priority ", winner->origin.plugin_priority,
-                     "), which ", preferred ? "the options prefer" : "ranks higher");
+                     "), which ",
+                     winner->preferred_by.empty()
+                         ? "ranks higher"
+                         : absl::StrCat("is preferred by ", winner->preferred_by));
   }
-  for (const auto& preferred : options.preferred_providers) {
-    const std::string& device_type = preferred.first;
-    const std::string& plugin = preferred.second;
+  for (const auto& [device_type, preferred] : policy_.preferred_providers) {
+    const std::string& plugin = preferred.plugin;
     const bool provides =
         std::any_of(device_types_.begin(), device_types_.end(), [&](const DeviceTypeSpec& spec) {
           return spec.device_type == device_type && spec.origin.plugin_name == plugin;
         });
     if (!provides) {
       warnings_.push_back(absl::StrCat("preferred provider '", plugin, "' for device type '",
-                                       device_type, "' is not loaded or does not provide it"));
+                                       device_type, "' is not loaded or does not provide it (from ",
+                                       preferred.source, ")"));
     }
   }
 }
@@ -266,6 +249,10 @@ void PluginRegistry::UpdateRecordStates() {
       any_device = true;
       if (spec.active) {
         any_active = true;
+        if (!spec.preferred_by.empty()) {
+          reasons.push_back(absl::StrCat("serves device type '", spec.device_type,
+                                         "', preferred by ", spec.preferred_by));
+        }
       } else {
         reasons.push_back(spec.shadowed_reason);
       }

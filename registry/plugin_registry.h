@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "registry/plugin_loader.h"
+#include "registry/plugin_policy.h"
 #include "registry/specs.h"
 #include "tessera/plugin_api/plugin_api.h"
 
@@ -31,12 +32,11 @@ struct RegistryOptions {
   // Plugins compiled into this process; loaded before discovered ones.
   std::vector<InProcessPlugin> in_process_plugins;
 
-  // Only these plugin names load (nullopt: any).
-  std::optional<std::set<std::string>> allowlist;
-  // Refuse plugins whose manifest has no sha256.
-  bool require_sha256 = false;
-  // The user's choice of provider per device type ("GPU" -> "acme-gpu"): ranks first.
-  std::map<std::string, std::string> preferred_providers;
+  // The user's choice and lock of plugins (plugin_policy.h): an allowlist, sha256 required, a
+  // preferred provider per device type, each overriding the policy file's setting. In-process
+  // plugins are compiled in: neither the allowlist nor sha256 applies to them. With `discover`
+  // false no policy file is read unless `policy.config_file` names one.
+  PluginPolicyOptions policy;
 
   // Runtime slots of TSR_HostApi (ShapeContext_*, KernelConstruction_*, KernelContext_*,
   // ThreadPool_*) implemented by the host; non-NULL ones are copied into the plugins' table.
@@ -52,8 +52,8 @@ class PluginRegistry {
  public:
   // Discovers and loads every plugin. A bad plugin never makes Create fail (it is a REJECTED
   // record); Create fails only for an unusable option: INVALID_ARGUMENT for a malformed
-  // allowlist name, preference, in-process plugin or host minor, NOT_FOUND for an explicit
-  // plugin path that does not exist.
+  // allowlist name, preference, policy file, in-process plugin or host minor, NOT_FOUND for an
+  // explicit plugin path or policy file that does not exist.
   static absl::StatusOr<std::unique_ptr<PluginRegistry>> Create(const RegistryOptions& options);
 
   PluginRegistry(const PluginRegistry&) = delete;
@@ -88,6 +88,9 @@ class PluginRegistry {
   const std::vector<TransportSpec>& transports() const { return transports_; }
   const TransportSpec* FindTransport(absl::string_view name) const;
 
+  // The plugin policy in force: the policy file's settings overridden by the options'.
+  const PluginPolicy& policy() const { return policy_; }
+
   // Discovery warnings and dropped duplicate registrations.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
@@ -95,22 +98,24 @@ class PluginRegistry {
   const TSR_HostApi* host_api() const { return host_api_; }
 
   // `tessera plugins`: a table (NAME VERSION STATE PROVIDES FILE REASON), the device type
-  // ranking and the warnings.
+  // ranking, the policy in force (when any setting is made) and the warnings.
   std::string FormatText() const;
-  // `tessera plugins --json`: {"plugins": [...], "device_types": [...], "warnings": [...]}.
+  // `tessera plugins --json`: {"plugins": [...], "device_types": [...], "policy": {...},
+  // "warnings": [...]}.
   std::string FormatJson() const;
 
  private:
   PluginRegistry() = default;
 
   void Add(LoadedPlugin loaded);
-  void RankDeviceTypes(const RegistryOptions& options);
+  void RankDeviceTypes();
   void SelectOps();
   void SelectKernels();
   void SelectTransports();
   void UpdateRecordStates();
 
   const TSR_HostApi* host_api_ = nullptr;
+  PluginPolicy policy_;
   std::vector<PluginRecord> records_;
   std::vector<std::shared_ptr<const PluginLibrary>> libraries_;  // every library ever loaded
   std::vector<DeviceTypeSpec> device_types_;

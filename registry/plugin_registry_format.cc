@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -25,6 +26,34 @@ std::string FileText(const PluginRecord& record) {
   if (path.empty()) return "-";
   const std::string name = std::filesystem::path(path).filename().string();
   return name.empty() ? path : name;
+}
+
+// The policy in force, one setting a line with its source; "" when nothing is set.
+std::string PolicyText(const PluginPolicy& policy) {
+  std::vector<std::pair<std::string, std::string>> lines;  // (setting, source)
+  if (policy.allowlist.has_value()) {
+    lines.emplace_back(absl::StrCat("allow ", policy.allowlist->empty()
+                                                  ? "(none)"
+                                                  : absl::StrJoin(*policy.allowlist, ", ")),
+                       policy.allowlist_source);
+  }
+  if (policy.require_sha256) lines.emplace_back("require sha256", policy.require_sha256_source);
+  for (const auto& [device_type, preferred] : policy.preferred_providers) {
+    lines.emplace_back(absl::StrCat("prefer ", device_type, "=", preferred.plugin),
+                       preferred.source);
+  }
+  if (lines.empty() && policy.config_file.empty()) return "";
+  std::string out = "\npolicy:\n";
+  if (!policy.config_file.empty()) {
+    absl::StrAppend(&out, "  config file ", policy.config_file, "\n");
+  }
+  size_t width = 0;
+  for (const auto& line : lines) width = std::max(width, line.first.size());
+  for (const auto& [setting, source] : lines) {
+    absl::StrAppend(&out, "  ", setting, std::string(width - setting.size() + 2, ' '), "(from ",
+                    source, ")\n");
+  }
+  return out;
 }
 
 }  // namespace
@@ -64,9 +93,14 @@ std::string PluginRegistry::FormatText() const {
       absl::StrAppend(
           &out, "  ", spec.device_type, std::string(type_width - spec.device_type.size() + 2, ' '),
           spec.origin.plugin_name, " (priority ", spec.origin.plugin_priority, ")  ",
-          spec.active ? "active" : absl::StrCat("shadowed: ", spec.shadowed_reason), "\n");
+          spec.active ? (spec.preferred_by.empty()
+                             ? std::string("active")
+                             : absl::StrCat("active, preferred by ", spec.preferred_by))
+                      : absl::StrCat("shadowed: ", spec.shadowed_reason),
+          "\n");
     }
   }
+  absl::StrAppend(&out, PolicyText(policy_));
   std::vector<std::string> warnings = warnings_;
   for (const PluginRecord& record : records_) {
     for (const std::string& warning : record.warnings) {
@@ -113,10 +147,24 @@ std::string PluginRegistry::FormatJson() const {
         {"type_priority", spec.priority},
         {"active", spec.active},
         {"reason", spec.shadowed_reason},
+        {"preferred_by", spec.preferred_by},
     });
   }
+  Json preferred = Json::object();
+  for (const auto& [device_type, preference] : policy_.preferred_providers) {
+    preferred[device_type] = {{"plugin", preference.plugin}, {"source", preference.source}};
+  }
+  Json policy = {
+      {"config_file", policy_.config_file},
+      {"allow", policy_.allowlist.has_value() ? Json(*policy_.allowlist) : Json()},
+      {"allow_source", policy_.allowlist_source},
+      {"require_sha256", policy_.require_sha256},
+      {"require_sha256_source", policy_.require_sha256_source},
+      {"prefer", std::move(preferred)},
+  };
   Json root = {{"plugins", std::move(plugins)},
                {"device_types", std::move(device_types)},
+               {"policy", std::move(policy)},
                {"warnings", warnings_}};
   return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

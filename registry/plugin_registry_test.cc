@@ -42,6 +42,8 @@ RegistryOptions Isolated() {
   RegistryOptions options;
   options.plugin_path_env = "";
   options.default_plugin_dir = "";
+  options.policy.config_env = "";
+  options.policy.system_config_file = "";
   return options;
 }
 
@@ -144,36 +146,138 @@ TEST(PluginRegistryTest, RanksProvidersByPriorityThenName) {
 TEST(PluginRegistryTest, UserPreferenceRanksFirst) {
   RegistryOptions options = Isolated();
   options.plugin_paths = {FakePluginCase("dual")};
-  options.preferred_providers = {{"DUAL", "fake_dual_low"}, {"GPU", "nobody"}};
+  options.policy.preferred_providers = {{"DUAL", "fake_dual_low"}, {"GPU", "nobody"}};
   std::unique_ptr<PluginRegistry> registry = MustCreate(options);
   ASSERT_NE(registry, nullptr);
   EXPECT_EQ(registry->FindDeviceType("DUAL")->origin.plugin_name, "fake_dual_low");
   ExpectRecord(*registry, "fake_dual_high", PluginState::kShadowed, absl::StatusCode::kOk,
-               "device type 'DUAL' is provided by 'fake_dual_low' (priority 10), which the "
-               "options prefer");
+               "device type 'DUAL' is provided by 'fake_dual_low' (priority 10), which is "
+               "preferred by the options (DUAL=fake_dual_low)");
+  ExpectRecord(*registry, "fake_dual_low", PluginState::kLoaded, absl::StatusCode::kOk,
+               "serves device type 'DUAL', preferred by the options (DUAL=fake_dual_low)");
   EXPECT_THAT(registry->warnings(),
               testing::Contains("preferred provider 'nobody' for device type 'GPU' is not "
-                                "loaded or does not provide it"));
+                                "loaded or does not provide it (from the options)"));
 }
 
 TEST(PluginRegistryTest, AllowlistLoadsOnlyListedPlugins) {
   RegistryOptions options = AllCases();
-  options.allowlist = std::set<std::string>{"fake_good"};
+  options.policy.allowlist = std::set<std::string>{"fake_good"};
   std::unique_ptr<PluginRegistry> registry = MustCreate(options);
   ASSERT_NE(registry, nullptr);
   ExpectRecord(*registry, "fake_good", PluginState::kLoaded, absl::StatusCode::kOk, "");
   ExpectRecord(*registry, "fake_dual_high", PluginState::kRejected,
-               absl::StatusCode::kPermissionDenied, "is not in the allowlist (allowed: fake_good)");
+               absl::StatusCode::kPermissionDenied,
+               "is not in the allowlist (allowed: fake_good; from the options)");
 }
 
 TEST(PluginRegistryTest, RequireSha256RefusesManifestsWithoutOne) {
   RegistryOptions options = AllCases();
-  options.require_sha256 = true;
+  options.policy.require_sha256 = true;
   std::unique_ptr<PluginRegistry> registry = MustCreate(options);
   ASSERT_NE(registry, nullptr);
   ExpectRecord(*registry, "fake_good", PluginState::kLoaded, absl::StatusCode::kOk, "");
   ExpectRecord(*registry, "fake_tie_a", PluginState::kRejected, absl::StatusCode::kPermissionDenied,
                "has no sha256 and this host requires one");
+}
+
+// A policy file in a fresh folder, removed when the test ends.
+class PolicyFile {
+ public:
+  explicit PolicyFile(const std::string& contents)
+      : dir_(std::filesystem::temp_directory_path() /
+             ("tessera_registry_policy_" + std::to_string(getpid()) + "_" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+    std::filesystem::create_directories(dir_);
+    std::ofstream(path()) << contents;
+  }
+  ~PolicyFile() { std::filesystem::remove_all(dir_); }
+  std::string path() const { return (dir_ / "plugins.json").string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+TEST(PluginRegistryTest, AllowlistFromTheConfigFileNamesTheFile) {
+  PolicyFile file(R"({"allow": ["fake_good"]})");
+  RegistryOptions options = AllCases();
+  options.policy.system_config_file = file.path();
+  std::unique_ptr<PluginRegistry> registry = MustCreate(options);
+  ASSERT_NE(registry, nullptr);
+  ExpectRecord(*registry, "fake_good", PluginState::kLoaded, absl::StatusCode::kOk, "");
+  ExpectRecord(*registry, "fake_dual_high", PluginState::kRejected,
+               absl::StatusCode::kPermissionDenied,
+               "is not in the allowlist (allowed: fake_good; from config file " + file.path() +
+                   ")");
+  EXPECT_EQ(registry->policy().config_file, file.path());
+  EXPECT_NE(registry->FormatText().find("policy:\n  config file " + file.path()),
+            std::string::npos)
+      << registry->FormatText();
+}
+
+TEST(PluginRegistryTest, RequireSha256FromTheConfigFileRefusesManifestsWithoutOne) {
+  PolicyFile file(R"({"require_sha256": true})");
+  RegistryOptions options = AllCases();
+  options.policy.config_file = file.path();
+  std::unique_ptr<PluginRegistry> registry = MustCreate(options);
+  ASSERT_NE(registry, nullptr);
+  ExpectRecord(*registry, "fake_good", PluginState::kLoaded, absl::StatusCode::kOk, "");
+  ExpectRecord(*registry, "fake_tie_a", PluginState::kRejected, absl::StatusCode::kPermissionDenied,
+               "has no sha256 and this host requires one (from config file " + file.path() + ")");
+}
+
+TEST(PluginRegistryTest, OptionsOverrideTheConfigFile) {
+  PolicyFile file(R"({"allow": ["fake_good"], "prefer": {"DUAL": "fake_dual_low"}})");
+  RegistryOptions options = AllCases();
+  options.policy.config_file = file.path();
+  options.policy.allowlist = std::set<std::string>{"fake_dual_low", "fake_dual_high"};
+  options.policy.allowlist_source = "--plugin-allow";
+  std::unique_ptr<PluginRegistry> registry = MustCreate(options);
+  ASSERT_NE(registry, nullptr);
+  ExpectRecord(*registry, "fake_good", PluginState::kRejected, absl::StatusCode::kPermissionDenied,
+               "is not in the allowlist (allowed: fake_dual_high, fake_dual_low; from "
+               "--plugin-allow)");
+  // The file's preference stays where the options say nothing about the type.
+  const std::string by_file = "preferred by config file " + file.path() + " (DUAL=fake_dual_low)";
+  ExpectRecord(*registry, "fake_dual_high", PluginState::kShadowed, absl::StatusCode::kOk,
+               "which is " + by_file);
+  ExpectRecord(*registry, "fake_dual_low", PluginState::kLoaded, absl::StatusCode::kOk,
+               "serves device type 'DUAL', " + by_file);
+  EXPECT_NE(registry->FormatText().find("active, " + by_file), std::string::npos)
+      << registry->FormatText();
+
+  options.policy.preferred_providers = {{"DUAL", "fake_dual_high"}};
+  options.policy.preferred_providers_source = "--plugin-prefer";
+  registry = MustCreate(options);
+  ASSERT_NE(registry, nullptr);
+  EXPECT_EQ(registry->FindDeviceType("DUAL")->origin.plugin_name, "fake_dual_high");
+  EXPECT_EQ(registry->FindDeviceType("DUAL")->preferred_by, "--plugin-prefer DUAL=fake_dual_high");
+  ExpectRecord(*registry, "fake_dual_low", PluginState::kShadowed, absl::StatusCode::kOk,
+               "which is preferred by --plugin-prefer DUAL=fake_dual_high");
+  const nlohmann::json json = nlohmann::json::parse(registry->FormatJson());
+  EXPECT_EQ(json["policy"]["allow_source"], "--plugin-allow");
+  EXPECT_EQ(json["policy"]["prefer"]["DUAL"]["source"], "--plugin-prefer");
+}
+
+TEST(PluginRegistryTest, BadOrMissingConfigFileFailsCreate) {
+  PolicyFile file(R"({"allow": ["fake_good"], "requires_sha256": true})");
+  RegistryOptions options = Isolated();
+  options.policy.system_config_file = file.path();
+  absl::StatusOr<std::unique_ptr<PluginRegistry>> registry = PluginRegistry::Create(options);
+  ASSERT_FALSE(registry.ok());
+  EXPECT_EQ(registry.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(registry.status().message().find("plugin config file " + file.path() +
+                                             ": unknown key 'requires_sha256'"),
+            absl::string_view::npos)
+      << registry.status();
+
+  options = Isolated();
+  options.policy.config_file = file.path() + ".missing";
+  registry = PluginRegistry::Create(options);
+  ASSERT_FALSE(registry.ok());
+  EXPECT_EQ(registry.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(registry.status().message().find(file.path() + ".missing"), absl::string_view::npos)
+      << registry.status();
 }
 
 TEST(PluginRegistryTest, FirstPluginOfANameWins) {
@@ -220,15 +324,15 @@ TEST(PluginRegistryTest, UnusableOptionsFailCreate) {
     std::string expected;
   };
   const Case cases[] = {
-      {[](RegistryOptions& o) { o.allowlist = std::set<std::string>{"Bad Name"}; },
+      {[](RegistryOptions& o) { o.policy.allowlist = std::set<std::string>{"Bad Name"}; },
        absl::StatusCode::kInvalidArgument, "allowlist entry 'Bad Name' is not a plugin name"},
       {[](RegistryOptions& o) {
-         o.preferred_providers = {{"gpu", "acme"}};
+         o.policy.preferred_providers = {{"gpu", "acme"}};
        },
        absl::StatusCode::kInvalidArgument,
        "preferred provider given for 'gpu', which is not a device type name"},
       {[](RegistryOptions& o) {
-         o.preferred_providers = {{"GPU", "Acme"}};
+         o.policy.preferred_providers = {{"GPU", "Acme"}};
        },
        absl::StatusCode::kInvalidArgument,
        "preferred provider 'Acme' for device type 'GPU' is not a plugin name"},

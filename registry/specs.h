@@ -49,6 +49,9 @@ struct DeviceTypeSpec {
   // serves the type; the others are shadowed, with the reason.
   bool active = true;
   std::string shadowed_reason;
+  // For an active provider the user preferred: the setting that chose it
+  // ("--plugin-prefer GPU=acme-gpu"); "" otherwise.
+  std::string preferred_by;
   // Serialises every call into this registration when TSR_DEVICE_FLAG_SERIALIZE_CALLS is set.
   std::shared_ptr<std::mutex> call_mutex = std::make_shared<std::mutex>();
 

@@ -140,6 +140,8 @@ absl::StatusOr<std::unique_ptr<Session>> CreateDistributedSession(
   }
   EnvironmentOptions env_options;
   env_options.plugin_paths = options.plugin_paths;
+  env_options.plugin_policy = options.plugin_policy;
+  env_options.plugin_policy.NameSources("SessionOptions::plugin_policy");
   env_options.inter_op_threads = options.inter_op_threads;
   env_options.intra_op_threads = options.intra_op_threads;
   ASSIGN_OR_RETURN(std::shared_ptr<Environment> env, Environment::Get(env_options));

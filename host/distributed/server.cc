@@ -94,6 +94,8 @@ class Server::Impl final : public TransportHandler, public TaskChannels {
 absl::Status Server::Impl::Start() {
   EnvironmentOptions env_options;
   env_options.plugin_paths = options_.plugin_paths;
+  env_options.plugin_policy = options_.plugin_policy;
+  env_options.plugin_policy.NameSources("ServerOptions::plugin_policy");
   env_options.inter_op_threads = options_.inter_op_threads;
   env_options.intra_op_threads = options_.intra_op_threads;
   env_options.device_count = options_.device_count;

@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "host/distributed/cluster_spec.h"
+#include "registry/plugin_policy.h"
 
 namespace tessera {
 
@@ -26,6 +27,9 @@ struct ServerOptions {
   // "tls_ca_file" (see docs/transports.md).
   std::map<std::string, std::string> transport_options;
   std::vector<std::string> plugin_paths;
+  // Which plugins may load and which plugin serves a device type, over the plugin policy file's
+  // settings (as SessionOptions::plugin_policy; `tessera serve --plugin-allow` and the like).
+  PluginPolicyOptions plugin_policy;
   int inter_op_threads = 0;
   int intra_op_threads = 0;
   std::map<std::string, int> device_count;

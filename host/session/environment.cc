@@ -1,6 +1,7 @@
 // Environment creation and the process-wide cache of environments.
 #include "host/session/environment.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 
@@ -16,7 +17,8 @@ namespace tessera {
 std::string EnvironmentOptions::Key() const {
   return absl::StrCat(
       absl::StrJoin(plugin_paths, "\x1f"), "|", inter_op_threads, "|", intra_op_threads, "|",
-      absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", job, "|", task);
+      absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", job, "|", task, "|",
+      plugin_policy.Key());
 }
 
 absl::StatusOr<std::shared_ptr<Environment>> Environment::Get(const EnvironmentOptions& options) {
@@ -35,6 +37,7 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   auto env = std::shared_ptr<Environment>(new Environment());
   RegistryOptions registry_options;
   registry_options.plugin_paths = options.plugin_paths;
+  registry_options.policy = options.plugin_policy;
   registry_options.runtime_slots = RuntimeSlots();
   ASSIGN_OR_RETURN(env->plugins_, PluginRegistry::Create(registry_options));
 
@@ -54,7 +57,17 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   ASSIGN_OR_RETURN(env->devices_,
                    DeviceManager::Create(env->plugins_->device_types(), device_options));
   if (env->devices_->devices().empty()) {
-    std::string why = absl::StrJoin(env->devices_->skipped(), "; ");
+    std::vector<std::string> reasons = env->devices_->skipped();
+    // A device plugin the policy or a check refused says why here, not only in `tessera plugins`.
+    for (const PluginRecord& record : env->plugins_->records()) {
+      const bool provides_device =
+          std::any_of(record.provides.begin(), record.provides.end(),
+                      [](const ManifestProvide& p) { return p.kind == ProvideKind::kDevice; });
+      if (record.state == PluginState::kRejected && provides_device) {
+        reasons.push_back(record.reason);
+      }
+    }
+    std::string why = absl::StrJoin(reasons, "; ");
     return absl::FailedPreconditionError(
         absl::StrCat("no device is available: no device plugin loaded",
                      why.empty() ? "" : absl::StrCat(" (", why, ")"),

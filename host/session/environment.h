@@ -14,12 +14,15 @@
 #include "host/ops/op_registry.h"
 #include "host/runtime/device_manager.h"
 #include "host/runtime/thread_pool.h"
+#include "registry/plugin_policy.h"
 #include "registry/plugin_registry.h"
 
 namespace tessera {
 
 struct EnvironmentOptions {
   std::vector<std::string> plugin_paths;
+  // Which plugins may load and which provider serves a device type (registry/plugin_policy.h).
+  PluginPolicyOptions plugin_policy;
   int inter_op_threads = 0;
   int intra_op_threads = 0;
   // Devices per device type (SessionOptions::device_count); types not listed get their

@@ -41,6 +41,8 @@ int64_t InitialStepId() {
 absl::StatusOr<std::shared_ptr<Environment>> SessionEnvironment(const SessionOptions& options) {
   EnvironmentOptions env_options;
   env_options.plugin_paths = options.plugin_paths;
+  env_options.plugin_policy = options.plugin_policy;
+  env_options.plugin_policy.NameSources("SessionOptions::plugin_policy");
   env_options.inter_op_threads = options.inter_op_threads;
   env_options.intra_op_threads = options.intra_op_threads;
   env_options.device_count = options.device_count;

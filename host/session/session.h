@@ -14,6 +14,7 @@
 #include "host/framework/proto/graph.pb.h"
 #include "host/runtime/step_stats.h"
 #include "host/runtime/tensor.h"
+#include "registry/plugin_policy.h"
 
 namespace tessera {
 
@@ -23,6 +24,11 @@ struct SessionOptions {
   std::string target;
   // Plugin manifests or folders to load before TESSERA_PLUGIN_PATH and the install's plugin folder.
   std::vector<std::string> plugin_paths;
+  // Which plugins may load (allowlist, sha256 required) and which plugin serves a device type;
+  // each setting overrides the plugin policy file's (TESSERA_PLUGIN_CONFIG, or
+  // /etc/tessera/plugins.json; see docs/plugins.md). Messages name settings made here
+  // "SessionOptions::plugin_policy" unless a source is given.
+  PluginPolicyOptions plugin_policy;
   // Threads of the inter-op pool (runs expensive nodes) and threads a kernel may keep busy at once
   // (the intra-op pool's threads plus the thread running the node, which works in ParallelFor);
   // 0 means one per core.

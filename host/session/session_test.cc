@@ -2,8 +2,13 @@
 // testkit plugin (async, failing and slow kernels).
 #include "host/session/session.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -309,6 +314,69 @@ TEST(SessionTest, ListsTheCpuDevice) {
   ASSERT_NE(session, nullptr);
   EXPECT_THAT(session->ListDevices(),
               ::testing::Contains("/job:localhost/replica:0/task:0/device:CPU:0"));
+}
+
+// ---- Plugin policy from SessionOptions ---------------------------------------------------
+
+// Options whose plugin policy reads no file unless the test names one.
+SessionOptions PolicyOptions() {
+  SessionOptions options;
+  options.plugin_policy.config_env = "";
+  options.plugin_policy.system_config_file = "";
+  return options;
+}
+
+void ExpectCreateFails(const SessionOptions& options, absl::StatusCode code,
+                       const std::string& substring) {
+  absl::StatusOr<std::unique_ptr<Session>> s = Session::Create(options, Parse(kPlaceholder));
+  ASSERT_FALSE(s.ok()) << substring;
+  EXPECT_EQ(s.status().code(), code) << s.status();
+  EXPECT_THAT(s.status().message(), HasSubstr(substring));
+}
+
+TEST(SessionPluginPolicyTest, AllowlistWithoutTheCpuPluginLeavesNoDeviceAndSaysWhy) {
+  SessionOptions options = PolicyOptions();
+  options.plugin_policy.allowlist = std::set<std::string>{"grpc"};
+  ExpectCreateFails(options, absl::StatusCode::kFailedPrecondition,
+                    "plugin 'cpu' 0.1.0 (libtessera_cpu.so) is not in the allowlist (allowed: "
+                    "grpc; from SessionOptions::plugin_policy)");
+}
+
+TEST(SessionPluginPolicyTest, RequireSha256RefusesTheUnhashedCpuPlugin) {
+  SessionOptions options = PolicyOptions();
+  options.plugin_policy.require_sha256 = true;
+  ExpectCreateFails(options, absl::StatusCode::kFailedPrecondition,
+                    "has no sha256 and this host requires one (from "
+                    "SessionOptions::plugin_policy)");
+}
+
+TEST(SessionPluginPolicyTest, ConfigFileAppliesAndOptionsOverrideIt) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("tessera_session_policy_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "plugins.json").string();
+  std::ofstream(file) << R"({"allow": ["grpc"]})";
+
+  SessionOptions options = PolicyOptions();
+  options.plugin_policy.config_file = file;
+  ExpectCreateFails(options, absl::StatusCode::kFailedPrecondition,
+                    "is not in the allowlist (allowed: grpc; from config file " + file + ")");
+  // The options' allowlist replaces the file's.
+  options.plugin_policy.allowlist = std::set<std::string>{"cpu"};
+  EXPECT_NE(MustCreate(kPlaceholder, options), nullptr);
+
+  std::ofstream(file) << R"({"allow": ["cpu"], "require_sha": true})";
+  options = PolicyOptions();
+  options.plugin_policy.system_config_file = file;
+  ExpectCreateFails(options, absl::StatusCode::kInvalidArgument,
+                    "plugin config file " + file + ": unknown key 'require_sha'");
+  fs::remove_all(dir);
+
+  options = PolicyOptions();
+  options.plugin_policy.config_file = file;
+  ExpectCreateFails(options, absl::StatusCode::kNotFound,
+                    "plugin config file " + file + " (given explicitly) does not exist");
 }
 
 }  // namespace

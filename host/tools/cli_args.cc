@@ -15,8 +15,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "base/status_macros.h"
 #include "host/tools/tensor_summary.h"
+#include "registry/manifest.h"
 #include "tessera/plugin_api/common.h"
 
 #ifndef TESSERA_VERSION
@@ -254,6 +256,76 @@ bool IsServerTarget(absl::string_view target) {
   return IsHostPort(target.substr(separator + 3));
 }
 
+// --plugin-allow, --plugin-require-sha256, --plugin-prefer and --plugin-config: the plugin
+// policy of every command that loads plugins. Each setting's source is named after its option.
+void AddPluginPolicyOptions(const std::string& command, PluginPolicyOptions* policy,
+                            std::vector<OptionSpec>* specs) {
+  specs->push_back({"--plugin-allow", "plugin names NAME[,NAME...]", [=](const std::string& value) {
+                      const std::vector<std::string> names = absl::StrSplit(value, ',');
+                      for (const std::string& name : names) {
+                        if (!IsValidPluginName(name)) {
+                          return UsageError(
+                              command, absl::StrCat("--plugin-allow expects plugin names "
+                                                    "([a-z0-9_-]+, comma-separated), got '",
+                                                    name, "' in '", value, "'"));
+                        }
+                      }
+                      if (!policy->allowlist.has_value()) policy->allowlist.emplace();
+                      policy->allowlist->insert(names.begin(), names.end());
+                      policy->allowlist_source = "--plugin-allow";
+                      return absl::OkStatus();
+                    }});
+  specs->push_back({"--plugin-require-sha256", "", [=](const std::string&) {
+                      policy->require_sha256 = true;
+                      policy->require_sha256_source = "--plugin-require-sha256";
+                      return absl::OkStatus();
+                    }});
+  specs->push_back({"--plugin-prefer", "TYPE=NAME", [=](const std::string& value) {
+                      const size_t eq = value.find('=');
+                      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
+                        return UsageError(command, absl::StrCat("--plugin-prefer expects "
+                                                                "TYPE=NAME, got '",
+                                                                value, "'"));
+                      }
+                      const std::string type = value.substr(0, eq);
+                      const std::string name = value.substr(eq + 1);
+                      if (!IsDeviceType(type)) {
+                        return UsageError(command, absl::StrCat("--plugin-prefer expects a device "
+                                                                "type (a letter, then letters, "
+                                                                "digits or '_') before '=', got '",
+                                                                type, "'"));
+                      }
+                      if (!IsValidPluginName(name)) {
+                        return UsageError(command, absl::StrCat("--plugin-prefer expects a plugin "
+                                                                "name ([a-z0-9_-]+) after '=', "
+                                                                "got '",
+                                                                name, "'"));
+                      }
+                      auto [it, inserted] = policy->preferred_providers.emplace(
+                          absl::AsciiStrToUpper(type), name);
+                      if (!inserted && it->second != name) {
+                        return UsageError(
+                            command, absl::StrCat("--plugin-prefer gives device type ", it->first,
+                                                  " two plugins: '", it->second, "' and '", name,
+                                                  "'"));
+                      }
+                      policy->preferred_providers_source = "--plugin-prefer";
+                      return absl::OkStatus();
+                    }});
+  specs->push_back({"--plugin-config", "a JSON file", [=](const std::string& value) {
+                      if (value.empty()) {
+                        return UsageError(command, "--plugin-config expects a JSON file, got ''");
+                      }
+                      if (policy->config_file.has_value() && *policy->config_file != value) {
+                        return UsageError(command, absl::StrCat("--plugin-config is given twice: '",
+                                                                *policy->config_file, "' and '",
+                                                                value, "'"));
+                      }
+                      policy->config_file = value;
+                      return absl::OkStatus();
+                    }});
+}
+
 // Options that are the same in `tessera run` and `tessera serve`.
 void AddRuntimeOptions(const std::string& command, std::vector<std::string>* plugin_paths,
                        int* inter_op_threads, int* intra_op_threads,
@@ -352,6 +424,7 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
          run.server = value;
          return absl::OkStatus();
        }});
+  AddPluginPolicyOptions("run", &run.plugin_policy, &specs);
   AddRuntimeOptions("run", &run.plugin_paths, &run.inter_op_threads, &run.intra_op_threads,
                     &device_counts, &specs);
   RETURN_IF_ERROR(ParseOptions("run", args, specs, [&](const std::string& arg) {
@@ -482,6 +555,7 @@ absl::Status ParseServe(const std::vector<std::string>& args, CliArgs* out) {
                        return absl::OkStatus();
                      }});
   }
+  AddPluginPolicyOptions("serve", &serve.plugin_policy, &specs);
   AddRuntimeOptions("serve", &serve.plugin_paths, &serve.inter_op_threads, &serve.intra_op_threads,
                     &device_counts, &specs);
   RETURN_IF_ERROR(ParseOptions("serve", args, specs, [](const std::string& arg) {
@@ -505,6 +579,7 @@ absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
                      out->plugins.plugin_paths.push_back(value);
                      return absl::OkStatus();
                    }});
+  AddPluginPolicyOptions("plugins", &out->plugins.plugin_policy, &specs);
   return ParseOptions("plugins", args, specs, [](const std::string& arg) {
     if (absl::StartsWith(arg, "-")) {
       return UsageError("plugins",
@@ -606,6 +681,15 @@ options:
                            refused)
   --plugin PATH            load the plugin manifest PATH, or every manifest in folder PATH,
                            before TESSERA_PLUGIN_PATH and the installed plugins (repeatable)
+  --plugin-allow NAME[,NAME...]
+                           load only these plugins; replaces the policy file's "allow"
+                           (repeatable)
+  --plugin-require-sha256  refuse plugins whose manifest has no sha256
+  --plugin-prefer TYPE=NAME
+                           let plugin NAME serve device type TYPE, whatever the ranking
+                           (repeatable, one per type; replaces the file's choice for TYPE)
+  --plugin-config FILE     read the plugin policy from FILE instead of TESSERA_PLUGIN_CONFIG
+                           or /etc/tessera/plugins.json (see docs/plugins.md)
   --inter-op-threads N     threads that run graph nodes (0: one per core; the default)
   --intra-op-threads N     threads kernels may use (0: one per core; the default)
   --trace FILE.json        record every node the step runs and write a Chrome / Perfetto trace
@@ -659,6 +743,14 @@ options:
                                600000)
   --plugin PATH                load the plugin manifest PATH, or every manifest in folder PATH,
                                before TESSERA_PLUGIN_PATH and the installed plugins (repeatable)
+  --plugin-allow NAME[,NAME...]
+                               load only these plugins; replaces the policy file's "allow"
+                               (repeatable)
+  --plugin-require-sha256      refuse plugins whose manifest has no sha256
+  --plugin-prefer TYPE=NAME    let plugin NAME serve device type TYPE, whatever the ranking
+                               (repeatable, one per type; replaces the file's choice for TYPE)
+  --plugin-config FILE         read the plugin policy from FILE instead of
+                               TESSERA_PLUGIN_CONFIG or /etc/tessera/plugins.json
   --cpu-devices N              create N CPU devices (N >= 1; default 1)
   --device-count TYPE=N        create N devices of TYPE (repeatable, one per type)
   --inter-op-threads N         threads that run graph nodes (0: one per core; the default)
@@ -670,16 +762,29 @@ use), 2 for a usage error.
 )";
   }
   if (command == "plugins") {
-    return R"(usage: tessera plugins [--json] [--plugin PATH]...
+    return R"(usage: tessera plugins [--json] [--plugin PATH]... [plugin policy options]
 
 Lists every plugin found (explicit --plugin paths, then TESSERA_PLUGIN_PATH, then the installed
 plugin folder), its state, what it provides and the reason for any rejection, and ranks the
-providers of each device type.
+providers of each device type. The plugin policy in force is listed with the source of each
+setting, and every refusal or choice it makes names its source.
+
+The plugin policy is read from --plugin-config FILE, else the file TESSERA_PLUGIN_CONFIG names,
+else /etc/tessera/plugins.json when it exists, e.g.
+  {"allow": ["cpu", "grpc"], "require_sha256": true, "prefer": {"GPU": "acme-gpu"}}
+The options below override it setting by setting.
 
 options:
-  --json          print the same as JSON
-  --plugin PATH   also consider the manifest PATH or the manifests in folder PATH (repeatable)
-  -h, --help      show this help
+  --json                         print the same as JSON
+  --plugin PATH                  also consider the manifest PATH or the manifests in folder PATH
+                                 (repeatable)
+  --plugin-allow NAME[,NAME...]  load only these plugins; replaces the file's "allow"
+                                 (repeatable)
+  --plugin-require-sha256        refuse plugins whose manifest has no sha256
+  --plugin-prefer TYPE=NAME      let plugin NAME serve device type TYPE, whatever the ranking
+                                 (repeatable, one per type; replaces the file's choice for TYPE)
+  --plugin-config FILE           read the plugin policy from FILE (it must exist)
+  -h, --help                     show this help
 )";
   }
   return "";

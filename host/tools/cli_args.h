@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "host/distributed/cluster_spec.h"
+#include "registry/plugin_policy.h"
 
 namespace tessera {
 namespace cli {
@@ -24,6 +25,9 @@ struct RunArgs {
   // Empty: write no files.
   std::string output_dir;
   std::vector<std::string> plugin_paths;
+  // From --plugin-allow, --plugin-require-sha256, --plugin-prefer and --plugin-config, each
+  // setting's source named after its option.
+  PluginPolicyOptions plugin_policy;
   int inter_op_threads = 0;
   int intra_op_threads = 0;
   // Empty: no trace. Otherwise the step's statistics are collected and written to this file as
@@ -53,6 +57,8 @@ struct ServeArgs {
   // From --tls-cert, --tls-key and --tls-ca: "tls_cert_file", "tls_key_file", "tls_ca_file".
   std::map<std::string, std::string> transport_options;
   std::vector<std::string> plugin_paths;
+  // As RunArgs::plugin_policy.
+  PluginPolicyOptions plugin_policy;
   int inter_op_threads = 0;
   int intra_op_threads = 0;
   // As RunArgs::device_count.
@@ -63,10 +69,12 @@ struct ServeArgs {
   int64_t step_idle_timeout_ms = 0;
 };
 
-// `tessera plugins [--json] [--plugin PATH]...`.
+// `tessera plugins [--json] [--plugin PATH]... [plugin policy options]`.
 struct PluginsArgs {
   bool json = false;
   std::vector<std::string> plugin_paths;
+  // As RunArgs::plugin_policy.
+  PluginPolicyOptions plugin_policy;
 };
 
 enum class Command {

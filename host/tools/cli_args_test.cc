@@ -1,6 +1,8 @@
 // Tests of the `tessera` argument parser: every form of every option and every usage error.
 #include "host/tools/cli_args.h"
 
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -82,6 +84,38 @@ TEST(CliArgsTest, Plugins) {
   CliArgs json = Parse({"plugins", "--json", "--plugin", "a", "--plugin=b"});
   EXPECT_TRUE(json.plugins.json);
   EXPECT_THAT(json.plugins.plugin_paths, ElementsAre("a", "b"));
+}
+
+TEST(CliArgsTest, PluginPolicyOptionsInEveryCommand) {
+  const std::vector<std::string> policy = {
+      "--plugin-allow",  "cpu,grpc",     "--plugin-allow=acme-gpu",    "--plugin-require-sha256",
+      "--plugin-prefer", "gpu=acme-gpu", "--plugin-prefer=NPU=npu_a", "--plugin-config",
+      "/tmp/p.json"};
+  std::vector<std::string> run = {"run", "g.pb", "--fetch", "y"};
+  run.insert(run.end(), policy.begin(), policy.end());
+  std::vector<std::string> serve = {"serve", "--cluster", "worker=localhost:2222", "--job",
+                                    "worker"};
+  serve.insert(serve.end(), policy.begin(), policy.end());
+  std::vector<std::string> plugins = {"plugins"};
+  plugins.insert(plugins.end(), policy.begin(), policy.end());
+  const CliArgs parsed[] = {Parse(run), Parse(serve), Parse(plugins)};
+  for (const PluginPolicyOptions& options :
+       {parsed[0].run.plugin_policy, parsed[1].serve.plugin_policy,
+        parsed[2].plugins.plugin_policy}) {
+    EXPECT_EQ(options.allowlist, (std::set<std::string>{"acme-gpu", "cpu", "grpc"}));
+    EXPECT_EQ(options.allowlist_source, "--plugin-allow");
+    EXPECT_TRUE(options.require_sha256);
+    EXPECT_EQ(options.require_sha256_source, "--plugin-require-sha256");
+    EXPECT_THAT(options.preferred_providers,
+                ElementsAre(Pair("GPU", "acme-gpu"), Pair("NPU", "npu_a")));
+    EXPECT_EQ(options.preferred_providers_source, "--plugin-prefer");
+    EXPECT_EQ(options.config_file, "/tmp/p.json");
+  }
+  // Nothing given: the policy file decides.
+  const PluginPolicyOptions none = Parse({"plugins"}).plugins.plugin_policy;
+  EXPECT_FALSE(none.allowlist.has_value());
+  EXPECT_FALSE(none.require_sha256);
+  EXPECT_FALSE(none.config_file.has_value());
 }
 
 TEST(CliArgsTest, RunOnAServer) {
@@ -187,6 +221,13 @@ TEST(CliArgsTest, UsageTexts) {
     EXPECT_THAT(CommandUsage("run"), HasSubstr(option));
   }
   EXPECT_THAT(CommandUsage("plugins"), HasSubstr("--json"));
+  for (const char* command : {"run", "serve", "plugins"}) {
+    for (const char* option : {"--plugin-allow NAME[,NAME...]", "--plugin-require-sha256",
+                               "--plugin-prefer TYPE=NAME", "--plugin-config FILE"}) {
+      EXPECT_THAT(CommandUsage(command), HasSubstr(option)) << command;
+    }
+  }
+  EXPECT_THAT(CommandUsage("plugins"), HasSubstr("TESSERA_PLUGIN_CONFIG"));
   EXPECT_THAT(CommandUsage("run"), HasSubstr("--server SCHEME://HOST:PORT"));
   EXPECT_THAT(ProgramUsage(), HasSubstr("serve "));
   EXPECT_THAT(CommandUsage("serve"), StartsWith("usage: tessera serve --cluster SPEC --job NAME"));
@@ -504,6 +545,33 @@ TEST(CliArgsErrorTest, ServeArguments) {
   EXPECT_EQ(ServeError({"localhost:2222"}),
             "tessera serve: unexpected argument 'localhost:2222'; tessera serve takes options "
             "only");
+}
+
+TEST(CliArgsErrorTest, PluginPolicyOptions) {
+  EXPECT_EQ(UsageError({"plugins", "--plugin-allow", "cpu,Acme"}),
+            "tessera plugins: --plugin-allow expects plugin names ([a-z0-9_-]+, comma-separated), "
+            "got 'Acme' in 'cpu,Acme'");
+  EXPECT_EQ(UsageError({"plugins", "--plugin-allow", "cpu,"}),
+            "tessera plugins: --plugin-allow expects plugin names ([a-z0-9_-]+, comma-separated), "
+            "got '' in 'cpu,'");
+  EXPECT_EQ(UsageError({"plugins", "--plugin-allow"}),
+            "tessera plugins: --plugin-allow needs a value (plugin names NAME[,NAME...])");
+  EXPECT_EQ(UsageError({"plugins", "--plugin-require-sha256=yes"}),
+            "tessera plugins: --plugin-require-sha256 takes no value, got 'yes'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--plugin-prefer", "GPU"}),
+            "tessera run: --plugin-prefer expects TYPE=NAME, got 'GPU'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--plugin-prefer", "9PU=acme"}),
+            "tessera run: --plugin-prefer expects a device type (a letter, then letters, digits "
+            "or '_') before '=', got '9PU'");
+  EXPECT_EQ(UsageError({"serve", "--plugin-prefer", "GPU=Acme"}),
+            "tessera serve: --plugin-prefer expects a plugin name ([a-z0-9_-]+) after '=', got "
+            "'Acme'");
+  EXPECT_EQ(UsageError({"plugins", "--plugin-prefer", "GPU=a", "--plugin-prefer", "gpu=b"}),
+            "tessera plugins: --plugin-prefer gives device type GPU two plugins: 'a' and 'b'");
+  EXPECT_EQ(UsageError({"plugins", "--plugin-config="}),
+            "tessera plugins: --plugin-config expects a JSON file, got ''");
+  EXPECT_EQ(UsageError({"plugins", "--plugin-config", "a.json", "--plugin-config", "b.json"}),
+            "tessera plugins: --plugin-config is given twice: 'a.json' and 'b.json'");
 }
 
 TEST(CliArgsErrorTest, PluginsArguments) {

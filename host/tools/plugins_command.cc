@@ -12,6 +12,7 @@ namespace cli {
 absl::Status PluginsCommand(const PluginsArgs& args, std::ostream& out) {
   RegistryOptions options;
   options.plugin_paths = args.plugin_paths;
+  options.policy = args.plugin_policy;
   absl::StatusOr<std::unique_ptr<PluginRegistry>> registry = PluginRegistry::Create(options);
   if (!registry.ok()) {
     return absl::Status(registry.status().code(),

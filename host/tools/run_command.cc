@@ -86,6 +86,7 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
   SessionOptions options;
   options.target = args.server;
   options.plugin_paths = args.plugin_paths;
+  options.plugin_policy = args.plugin_policy;
   options.inter_op_threads = args.inter_op_threads;
   options.intra_op_threads = args.intra_op_threads;
   options.allow_soft_placement = args.allow_soft_placement;

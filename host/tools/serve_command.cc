@@ -22,6 +22,7 @@ ServerOptions ToServerOptions(const ServeArgs& args) {
   options.transport = args.transport;
   options.transport_options = args.transport_options;
   options.plugin_paths = args.plugin_paths;
+  options.plugin_policy = args.plugin_policy;
   options.inter_op_threads = args.inter_op_threads;
   options.intra_op_threads = args.intra_op_threads;
   options.device_count = args.device_count;

@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -157,9 +159,13 @@ class CliTest : public ::testing::Test {
 
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
 
-  // Runs `tessera ARGS...` and collects its exit status, stdout and stderr.
-  Result Tessera(const std::vector<std::string>& args) const {
-    std::string command = Quote(TESSERA_CLI);
+  // Runs `tessera ARGS...` and collects its exit status, stdout and stderr; `env` is set for
+  // the program only.
+  Result Tessera(const std::vector<std::string>& args,
+                 const std::map<std::string, std::string>& env = {}) const {
+    std::string command;
+    for (const auto& [name, value] : env) command += name + "=" + Quote(value) + " ";
+    command += Quote(TESSERA_CLI);
     for (const std::string& arg : args) command += " " + Quote(arg);
     command += " >" + Quote(Path("stdout.txt")) + " 2>" + Quote(Path("stderr.txt"));
     int status = std::system(command.c_str());
@@ -567,6 +573,121 @@ TEST_F(CliTest, PluginPathThatDoesNotExist) {
   EXPECT_EQ(r.exit_status, 1);
   EXPECT_THAT(r.err, StartsWith("tessera plugins: "));
   EXPECT_THAT(r.err, HasSubstr("no-such-plugin"));
+}
+
+// ---- Plugin policy: flags, TESSERA_PLUGIN_CONFIG and --plugin-config ------------------------
+
+// The line of `tessera plugins` that lists `plugin`.
+std::string PluginLine(const std::string& out, const std::string& plugin) {
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (absl::StartsWith(line, plugin + " ")) return std::string(line);
+  }
+  return "";
+}
+
+TEST_F(CliTest, AllowlistFlagRejectsARealPluginAndPluginsSaysWhy) {
+  Result r = Tessera({"plugins", "--plugin-allow", "cpu"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(PluginLine(r.out, "cpu"), HasSubstr("LOADED")) << r.out;
+  EXPECT_THAT(PluginLine(r.out, "grpc"), HasSubstr("REJECTED")) << r.out;
+  EXPECT_THAT(PluginLine(r.out, "grpc"),
+              HasSubstr("plugin 'grpc' 0.1.0 (libtessera_grpc.so) is not in the allowlist "
+                        "(allowed: cpu; from --plugin-allow)"));
+  EXPECT_THAT(r.out, HasSubstr("\npolicy:\n  allow cpu  (from --plugin-allow)\n"));
+
+  // Without its device plugin, a run fails and says which setting refused it.
+  r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "y",
+               "--plugin-allow=grpc"});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, StartsWith("tessera run: "));
+  EXPECT_THAT(r.err, HasSubstr("no device is available"));
+  EXPECT_THAT(r.err, HasSubstr("plugin 'cpu' 0.1.0 (libtessera_cpu.so) is not in the allowlist "
+                               "(allowed: grpc; from --plugin-allow)"));
+
+  r = Tessera({"plugins", "--json", "--plugin-allow", "cpu"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  nlohmann::json json = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(json.is_discarded()) << r.out;
+  EXPECT_EQ(json["policy"]["allow"], nlohmann::json::array({"cpu"}));
+  EXPECT_EQ(json["policy"]["allow_source"], "--plugin-allow");
+}
+
+TEST_F(CliTest, RequireSha256FlagRefusesAManifestWithoutOne) {
+  Result r = Tessera({"plugins", "--plugin-require-sha256"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(PluginLine(r.out, "cpu"), HasSubstr("REJECTED")) << r.out;
+  EXPECT_THAT(PluginLine(r.out, "cpu"),
+              HasSubstr("has no sha256 and this host requires one (from --plugin-require-sha256)"));
+}
+
+TEST_F(CliTest, PluginConfigFileFromTheFlagOrTheEnvironment) {
+  const std::string file = Path("plugins.json");
+  std::ofstream(file) << R"({"allow": ["grpc"], "prefer": {"CPU": "cpu"}})";
+  const std::string refused =
+      "is not in the allowlist (allowed: grpc; from config file " + file + ")";
+  for (const Result& r : {Tessera({"plugins", "--plugin-config", file}),
+                          Tessera({"plugins"}, {{"TESSERA_PLUGIN_CONFIG", file}})}) {
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    EXPECT_THAT(PluginLine(r.out, "cpu"), HasSubstr(refused)) << r.out;
+    EXPECT_THAT(r.out, HasSubstr("policy:\n  config file " + file + "\n")) << r.out;
+  }
+
+  // --plugin-config replaces TESSERA_PLUGIN_CONFIG's file.
+  const std::string other = Path("other.json");
+  std::ofstream(other) << R"({"allow": ["cpu"]})";
+  Result r = Tessera({"plugins", "--plugin-config", other}, {{"TESSERA_PLUGIN_CONFIG", file}});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(PluginLine(r.out, "grpc"),
+              HasSubstr("(allowed: cpu; from config file " + other + ")"));
+
+  // Flags override the file setting by setting: the allowlist is replaced, the file's
+  // preference stays and is named where it chose a provider.
+  r = Tessera({"plugins", "--plugin-allow", "cpu,grpc"}, {{"TESSERA_PLUGIN_CONFIG", file}});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(PluginLine(r.out, "cpu"), HasSubstr("LOADED")) << r.out;
+  EXPECT_THAT(PluginLine(r.out, "grpc"), HasSubstr("LOADED")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("active, preferred by config file " + file + " (CPU=cpu)"));
+  EXPECT_THAT(r.out, HasSubstr("allow cpu, grpc  (from --plugin-allow)"));
+
+  // The run uses the same policy.
+  r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "y"},
+              {{"TESSERA_PLUGIN_CONFIG", file}});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, HasSubstr(refused));
+}
+
+TEST_F(CliTest, BadOrMissingPluginConfigFile) {
+  const std::string bad = Path("bad.json");
+  std::ofstream(bad) << R"({"alow": ["cpu"]})";
+  Result r = Tessera({"plugins", "--plugin-config", bad});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_EQ(r.err, "tessera plugins: plugin config file " + bad +
+                       ": unknown key 'alow' (known: allow, prefer, require_sha256)\n");
+
+  std::ofstream(bad) << R"({"prefer": {"CPU": 1}})";
+  r = Tessera({"run", Path("graph.pbtxt"), "--feed", "x=" + Path("x.npy"), "--fetch", "y",
+               "--plugin-config", bad});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, HasSubstr("plugin config file " + bad + ": key 'prefer.CPU': 1 is not a "
+                               "plugin name"));
+
+  const std::string missing = Path("missing.json");
+  r = Tessera({"plugins", "--plugin-config", missing});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_EQ(r.err,
+            "tessera plugins: plugin config file " + missing + " (given explicitly) does not "
+            "exist\n");
+  r = Tessera({"plugins"}, {{"TESSERA_PLUGIN_CONFIG", missing}});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, HasSubstr(missing + " (from TESSERA_PLUGIN_CONFIG) does not exist"));
+}
+
+TEST_F(CliTest, PluginPolicyUsageErrors) {
+  ExpectUsageError({"plugins", "--plugin-prefer", "GPU"},
+                   "tessera plugins: --plugin-prefer expects TYPE=NAME, got 'GPU'");
+  ExpectUsageError({"serve", "--plugin-allow", "Bad"},
+                   "tessera serve: --plugin-allow expects plugin names ([a-z0-9_-]+, "
+                   "comma-separated), got 'Bad' in 'Bad'");
 }
 
 }  // namespace
