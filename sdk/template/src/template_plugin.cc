@@ -7,11 +7,19 @@
 #include "template_kernels.h"
 #include "template_ops.h"
 
+namespace {
+
+// Must equal tessera_add_plugin's NAME (the manifest's "name"): the host refuses a library that
+// reports another name than its manifest.
+constexpr char kPluginName[] = "template";
+
+}  // namespace
+
 extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_Args* args) {
-  // The name must equal the manifest's (tessera_add_plugin's NAME); the version is the project's
-  // (CMakeLists.txt). Minimum host minor 0: the plugin calls no slot added after ABI 1.0.
+  // The version is the project's (CMakeLists.txt). Minimum host minor 0: the plugin calls no
+  // slot added after ABI 1.0.
   const tessera::sdk::PluginInitResult init = tessera::sdk::InitializePlugin(
-      args, {"template", TEMPLATE_PLUGIN_VERSION, /*min_host_abi_version_minor=*/0});
+      args, {kPluginName, TEMPLATE_PLUGIN_VERSION, /*min_host_abi_version_minor=*/0});
   if (!init.proceed) return init.status;
   // Nothing may throw across the C boundary.
   try {
@@ -20,9 +28,10 @@ extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_A
     if (status.ok()) status = template_plugin::RegisterKernels(args->registrar);
     return status.Release();
   } catch (const std::exception& e) {
-    return tessera::sdk::Internal("template plugin initialization threw: ", e.what()).Release();
+    return tessera::sdk::Internal(kPluginName, " plugin initialization threw: ", e.what())
+        .Release();
   } catch (...) {
-    return tessera::sdk::Internal("template plugin initialization threw an unknown exception")
+    return tessera::sdk::Internal(kPluginName, " plugin initialization threw an unknown exception")
         .Release();
   }
 }
