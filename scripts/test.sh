@@ -5,8 +5,11 @@
 #   3. a ThreadSanitizer build of the executor, rendezvous, session, control-flow, multi-device,
 #      distributed-runtime, transport and CPU device memory tests (label "tsan"; the distributed
 #      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan);
-#   4. the fuzz targets built with clang's libFuzzer, each run for a bounded time (scripts/fuzz.sh).
-# Set TESSERA_SKIP_SANITIZERS=1 to run only the first. With TESSERA_FRESH_MACHINE_CHECK=1 (set by
+#   4. the fuzz targets built with clang's libFuzzer, each run for a bounded time (scripts/fuzz.sh);
+#   5. the SDK (scripts/sdk_check.sh): the release build installed into a new prefix, the plugin
+#      template built out of tree against it and its tests run (the conformance kit on it, a
+#      graph through the installed `tessera run`), and the package's version rule.
+# Set TESSERA_SKIP_SANITIZERS=1 to run only the first and the last. With TESSERA_FRESH_MACHINE_CHECK=1 (set by
 # CI) it also runs scripts/fresh_machine_check.sh, which proves both README commands in a new
 # Debian 12 root, after the sanitizer builds. The release build comes last and shares its build
 # tree with scripts/quickstart.sh (same flags), so after the first command it rebuilds nothing.
@@ -73,6 +76,12 @@ fi
 
 echo "== Release build (warnings are errors)"
 if bash scripts/build.sh build Release -DTESSERA_WERROR=ON; then
+  # Before the release tests, so that ctest's summary stays the last lines.
+  echo "== SDK: the release build installed, the plugin template built and tested against it"
+  stage_start=$SECONDS
+  TESSERA_SDK_CHECK_NO_BUILD=1 bash scripts/sdk_check.sh build || status=1
+  end_stage sdk
+  echo "== Stages: ${stage_times[*]}"
   run_ctest build
 else
   echo "release build failed"; status=1

@@ -1,6 +1,6 @@
 # tessera_add_plugin(): builds a Tessera plugin (a MODULE library exporting only TSR_Plugin_Init)
 # and writes its manifest beside it. Used in-tree and, through find_package(TesseraSDK), by
-# out-of-tree plugin authors.
+# out-of-tree plugin authors (docs/sdk.md).
 #
 # tessera_add_plugin(NAME
 #   SOURCES src...
@@ -13,7 +13,15 @@
 #   [WITH_SHA256]                  # record the library's sha256 in the manifest
 #   [OUTPUT_DIRECTORY dir]         # default: TESSERA_PLUGIN_OUTPUT_DIR or the binary dir
 #   [MANIFEST_NAME name]           # default: NAME
-#   [LINK_LIBRARIES libs...])
+#   [LINK_LIBRARIES libs...]
+#   [NO_INSTALL])                  # no install() rule (test-only plugins)
+#
+# The target is tessera_plugin_NAME, the library libtessera_NAME.so; the target property
+# TESSERA_PLUGIN_MANIFEST holds the manifest's path. `cmake --install` puts both in
+# TESSERA_PLUGIN_INSTALL_DIR (default lib/tessera/plugins, the folder an installed `tessera`
+# searches when the plugin is installed into its prefix). The manifest's ABI major is the SDK's:
+# TesseraSDK_ABI_VERSION_MAJOR (set by find_package(TesseraSDK)) or, in the Tessera tree,
+# TESSERA_ABI_VERSION_MAJOR.
 include_guard(GLOBAL)
 
 set(_TESSERA_PLUGIN_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -42,6 +50,20 @@ function(tessera_add_plugin name)
     else()
       set(ARG_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
     endif()
+  endif()
+
+  set(abi_major "${TesseraSDK_ABI_VERSION_MAJOR}")
+  if(abi_major STREQUAL "")
+    set(abi_major "${TESSERA_ABI_VERSION_MAJOR}")
+  endif()
+  if(NOT abi_major MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "tessera_add_plugin(${name}): the plugin ABI major is unknown "
+                        "(TesseraSDK_ABI_VERSION_MAJOR is '${TesseraSDK_ABI_VERSION_MAJOR}'): call "
+                        "find_package(TesseraSDK <major>.<minor> REQUIRED) before it")
+  endif()
+  set(install_dir "${TESSERA_PLUGIN_INSTALL_DIR}")
+  if(install_dir STREQUAL "")
+    set(install_dir lib/tessera/plugins)
   endif()
 
   set(target tessera_plugin_${name})
@@ -89,12 +111,13 @@ function(tessera_add_plugin name)
   string(REGEX REPLACE ", $" "" features_json "${features_json}")
 
   set(manifest ${ARG_OUTPUT_DIRECTORY}/${ARG_MANIFEST_NAME}.tessera-plugin.json)
+  set_target_properties(${target} PROPERTIES TESSERA_PLUGIN_MANIFEST ${manifest})
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND}
       -DMANIFEST=${manifest}
       -DLIBRARY=$<TARGET_FILE:${target}>
       -DNAME=${name} -DVERSION=${ARG_VERSION} -DVENDOR=${ARG_VENDOR}
-      -DABI_MAJOR=${TESSERA_ABI_VERSION_MAJOR} -DABI_MIN_MINOR=${ARG_ABI_MIN_MINOR}
+      -DABI_MAJOR=${abi_major} -DABI_MIN_MINOR=${ARG_ABI_MIN_MINOR}
       -DPRIORITY=${ARG_PRIORITY} -DWITH_SHA256=${ARG_WITH_SHA256}
       "-DPROVIDES_JSON=${provides_json}" "-DFEATURES_JSON=${features_json}"
       -P ${_TESSERA_PLUGIN_CMAKE_DIR}/WriteManifest.cmake
@@ -102,8 +125,8 @@ function(tessera_add_plugin name)
   if(TARGET tessera_all_plugins)
     add_dependencies(tessera_all_plugins ${target})
   endif()
-  if(NOT ARG_NO_INSTALL AND TESSERA_PLUGIN_INSTALL_DIR)
-    install(TARGETS ${target} LIBRARY DESTINATION ${TESSERA_PLUGIN_INSTALL_DIR})
-    install(FILES ${manifest} DESTINATION ${TESSERA_PLUGIN_INSTALL_DIR})
+  if(NOT ARG_NO_INSTALL)
+    install(TARGETS ${target} LIBRARY DESTINATION ${install_dir})
+    install(FILES ${manifest} DESTINATION ${install_dir})
   endif()
 endfunction()

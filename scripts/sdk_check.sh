@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Proves the installed SDK works for a plugin author, as docs/sdk.md tells one to use it:
+#   1. builds the release tree (unless TESSERA_SDK_CHECK_NO_BUILD=1: the caller just built it) and
+#      installs it into a new prefix;
+#   2. copies the plugin template from the prefix (share/tessera/sdk/template), configures it in
+#      its own build folder with only -DCMAKE_PREFIX_PATH=<prefix>, builds it and runs its tests:
+#      tessera-plugin-check on the plugin, and a graph through the installed `tessera run`;
+#   3. checks the version rule: a project asking for find_package(TesseraSDK <next major>.0) fails
+#      to configure and says why.
+# Usage: scripts/sdk_check.sh [BUILD_DIR]   (default: build). Exits non-zero on any failure and
+# keeps its folder for inspection then; removes it on success.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir=${1:-build}
+start=$SECONDS
+if [[ ${TESSERA_SDK_CHECK_NO_BUILD:-0} != 1 ]]; then
+  bash scripts/build.sh "$build_dir" Release -DTESSERA_WERROR=ON
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tessera-sdk-check.XXXXXX")
+ok=0
+cleanup() {
+  if [[ $ok == 1 ]]; then rm -rf "$work"; else echo "sdk: failed; its files are in $work" >&2; fi
+}
+trap cleanup EXIT
+prefix=$work/prefix
+
+echo "sdk: installing $build_dir into $prefix"
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+
+config=$prefix/lib/cmake/TesseraSDK/TesseraSDKConfig.cmake
+[[ -f $config ]] || { echo "sdk: $config was not installed" >&2; exit 1; }
+abi_major=$(sed -n 's/^set(TesseraSDK_ABI_VERSION_MAJOR \([0-9]*\))$/\1/p' "$config")
+abi_minor=$(sed -n 's/^set(TesseraSDK_ABI_VERSION_MINOR \([0-9]*\))$/\1/p' "$config")
+echo "sdk: TesseraSDK $abi_major.$abi_minor installed"
+
+# The template as a plugin author gets it: copied out of the prefix, nothing of this tree.
+plugin_src=$work/myplugin
+plugin_build=$work/myplugin-build
+cp -r "$prefix/share/tessera/sdk/template" "$plugin_src"
+# Paths relative to $work in ccache's keys, so that the next run's objects hit.
+export CCACHE_BASEDIR=$work CCACHE_NOHASHDIR=1
+echo "sdk: configuring the template out of tree"
+cmake -S "$plugin_src" -B "$plugin_build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >"$work/template-configure.log" 2>&1 || {
+  cat "$work/template-configure.log"
+  exit 1
+}
+cmake --build "$plugin_build"
+
+if [[ -x $prefix/bin/tessera-plugin-check ]]; then
+  (cd "$plugin_build" && ctest -N) | grep -q "template_plugin_check" || {
+    echo "sdk: tessera-plugin-check is installed but the template did not add template_plugin_check" >&2
+    exit 1
+  }
+else
+  echo "sdk: tessera-plugin-check is not installed in $prefix/bin (the conformance kit is not" \
+       "built in this tree): the template's kit step template_plugin_check is skipped"
+fi
+(cd "$plugin_build" && ctest --output-on-failure)
+
+# The version rule: another major is refused, and the reason is printed.
+wants=$((abi_major + 1)).0
+mkdir -p "$work/wants-next-major"
+cat >"$work/wants-next-major/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.20)
+project(wants_next_major LANGUAGES NONE)
+find_package(TesseraSDK $wants REQUIRED)
+EOF
+if cmake -S "$work/wants-next-major" -B "$work/wants-next-major/build" \
+     -DCMAKE_PREFIX_PATH="$prefix" >"$work/wants-next-major.log" 2>&1; then
+  echo "sdk: find_package(TesseraSDK $wants) was accepted by TesseraSDK $abi_major.$abi_minor" >&2
+  exit 1
+fi
+expected="it provides plugin ABI major $abi_major and the request needs major ${wants%%.*}"
+grep -qF "$expected" "$work/wants-next-major.log" || {
+  echo "sdk: find_package(TesseraSDK $wants) failed without saying '$expected':" >&2
+  cat "$work/wants-next-major.log" >&2
+  exit 1
+}
+echo "sdk: find_package(TesseraSDK $wants) is refused: $(grep -F "$expected" "$work/wants-next-major.log" | sed 's/^-- //')"
+
+ok=1
+echo "sdk: passed in $((SECONDS - start)) s"
