@@ -162,4 +162,25 @@ const TSR_HostApi* GetHostApi(const TSR_HostApi& runtime_slots) {
   return &tables->back();
 }
 
+const TSR_HostApi* GetEmulatedNewerHostApi(const TSR_HostApi& runtime_slots, uint32_t abi_minor) {
+  // The host's table followed by slots it does not know; struct_size covers both.
+  struct NewerTable {
+    TSR_HostApi api;
+    void* tail[kEmulatedHostTailSlots];
+  };
+  static std::mutex* mutex = new std::mutex;
+  static auto* tables = new std::deque<NewerTable>;  // never destroyed, as in GetHostApi
+  NewerTable table;
+  std::memset(&table, 0, sizeof(table));
+  table.api = BuildHostApi(runtime_slots);
+  table.api.struct_size = sizeof(NewerTable);
+  table.api.abi_version_minor = abi_minor;
+  std::lock_guard<std::mutex> lock(*mutex);
+  for (const NewerTable& existing : *tables) {
+    if (std::memcmp(&existing, &table, sizeof(table)) == 0) return &existing.api;
+  }
+  tables->push_back(table);
+  return &tables->back().api;
+}
+
 }  // namespace tessera

@@ -2,6 +2,8 @@
 #ifndef TESSERA_REGISTRY_HOST_API_H_
 #define TESSERA_REGISTRY_HOST_API_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "absl/strings/string_view.h"
@@ -30,6 +32,17 @@ void LogForPlugin(TSR_LogSeverity severity, absl::string_view source, absl::stri
 // The table lives until the process exits (plugins may keep the pointer, as the ABI promises);
 // equal tables are shared, so repeated calls do not grow memory.
 const TSR_HostApi* GetHostApi(const TSR_HostApi& runtime_slots);
+
+// How far above TSR_ABI_VERSION_MINOR an emulated newer host may go, and how many trailing
+// slots (all NULL) its table has beyond TSR_HostApi.
+inline constexpr uint32_t kMaxEmulatedNewerMinors = 8;
+inline constexpr size_t kEmulatedHostTailSlots = 16;
+
+// Conformance kit only: the table of GetHostApi(runtime_slots), reporting ABI minor
+// `abi_minor` (above TSR_ABI_VERSION_MINOR) and with a struct_size that covers
+// kEmulatedHostTailSlots further NULL slots, as a newer host would hand an older plugin.
+// Lives until the process exits; equal requests share one table.
+const TSR_HostApi* GetEmulatedNewerHostApi(const TSR_HostApi& runtime_slots, uint32_t abi_minor);
 
 // The host version reported in TSR_HostApi.host_version.
 inline constexpr char kHostVersion[] = "0.1.0";

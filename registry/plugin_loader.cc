@@ -71,6 +71,9 @@ absl::Status RunInit(TSR_Plugin_InitFn init, const Identity& identity,
   // Version refusals come first: a plugin that cannot serve this host often says so in its
   // status too, but the negotiated message says what to do.
   if (info.name != nullptr) {
+    loaded.record.info_abi_major = info.abi_version_major;
+    loaded.record.info_abi_minor = info.abi_version_minor;
+    loaded.record.info_min_host_abi_minor = info.min_host_abi_version_minor;
     RETURN_IF_ERROR(CheckAbiVersion(plugin, identity.name, info.abi_version_major,
                                     info.min_host_abi_version_minor, options.policy,
                                     "as reported by TSR_Plugin_Init"));

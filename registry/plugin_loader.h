@@ -40,6 +40,11 @@ struct PluginRecord {
   absl::Status status;  // the rejection (OK otherwise)
   std::string reason;   // rejection or shadowing reason; "" when loaded and fully in use
   std::vector<std::string> warnings;  // e.g. registrations the plugin made that were refused
+  // The versions TSR_Plugin_Init reported in TSR_PluginInfo; -1 when Init did not run or left
+  // its info unfilled.
+  int64_t info_abi_major = -1;
+  int64_t info_abi_minor = -1;
+  int64_t info_min_host_abi_minor = -1;
 };
 
 // A plugin compiled into the host process (tests, embedding): no manifest, no dlopen.

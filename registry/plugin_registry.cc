@@ -25,7 +25,15 @@ absl::Status ValidateOptions(const RegistryOptions& options) {
           absl::StrCat("in-process plugin '", plugin.name, "' has no init function"));
     }
   }
-  if (options.host_abi_minor > TSR_ABI_VERSION_MINOR) {
+  if (options.emulate_newer_host &&
+      options.host_abi_minor > TSR_ABI_VERSION_MINOR + kMaxEmulatedNewerMinors) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "host_abi_minor ", options.host_abi_minor, " is more than ", kMaxEmulatedNewerMinors,
+        " minors newer than this host's ABI ", TSR_ABI_VERSION_MAJOR, ".", TSR_ABI_VERSION_MINOR,
+        " (an emulated newer host may be at most ", TSR_ABI_VERSION_MAJOR, ".",
+        TSR_ABI_VERSION_MINOR + kMaxEmulatedNewerMinors, ")"));
+  }
+  if (!options.emulate_newer_host && options.host_abi_minor > TSR_ABI_VERSION_MINOR) {
     return absl::InvalidArgumentError(
         absl::StrCat("host_abi_minor ", options.host_abi_minor, " is newer than this host's ABI ",
                      TSR_ABI_VERSION_MAJOR, ".", TSR_ABI_VERSION_MINOR,
@@ -64,7 +72,9 @@ absl::StatusOr<std::unique_ptr<PluginRegistry>> PluginRegistry::Create(
   loader.policy.require_sha256 = registry->policy_.require_sha256;
   loader.policy.require_sha256_source = registry->policy_.require_sha256_source;
   loader.policy.host_abi_minor = options.host_abi_minor;
-  loader.host_api = GetHostApi(options.runtime_slots);
+  loader.host_api = options.host_abi_minor > TSR_ABI_VERSION_MINOR
+                        ? GetEmulatedNewerHostApi(options.runtime_slots, options.host_abi_minor)
+                        : GetHostApi(options.runtime_slots);
   registry->host_api_ = loader.host_api;
 
   for (const InProcessPlugin& plugin : options.in_process_plugins) {

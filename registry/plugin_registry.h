@@ -44,6 +44,11 @@ struct RegistryOptions {
   // The ABI minor the plugins are told this host has; lower than TSR_ABI_VERSION_MINOR only to
   // emulate an older host (conformance kit, tests).
   uint32_t host_abi_minor = TSR_ABI_VERSION_MINOR;
+  // Conformance kit only: allows `host_abi_minor` above TSR_ABI_VERSION_MINOR (at most
+  // kMaxEmulatedNewerMinors above) to emulate a newer host. Plugins then get a host table that
+  // reports that minor and whose struct_size covers kEmulatedHostTailSlots trailing slots this
+  // host does not know, all NULL, as a newer host's unused slots would look to an old plugin.
+  bool emulate_newer_host = false;
 };
 
 // Immutable once created: every accessor may be called from any thread. Specs hold their
