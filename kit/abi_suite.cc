@@ -50,7 +50,8 @@ std::string RefusalProblems(const PluginRecord& record, const std::string& host_
   if (!absl::StrContains(record.reason, host_version)) {
     missing.push_back(absl::StrCat("the host's version ", host_version));
   }
-  if (!absl::StrContains(record.reason, "upgrade") && !absl::StrContains(record.reason, "install")) {
+  if (!absl::StrContains(record.reason, "upgrade") &&
+      !absl::StrContains(record.reason, "install")) {
     missing.push_back("what to do (upgrade or install)");
   }
   return missing.empty() ? "" : absl::StrCat("the refusal lacks ", absl::StrJoin(missing, ", "),
@@ -136,13 +137,14 @@ void CheckSharedObject(const PluginRecord& plugin, CaseList& cases) {
   }
   const bool has_init = extra.size() != elf->exported.size();
   if (!has_init || !extra.empty()) {
-    cases.Fail("exports",
-               absl::StrCat(plugin.library_path, " must export exactly ", TSR_PLUGIN_INIT_SYMBOL,
-                            has_init ? "" : " (it does not)",
-                            extra.empty() ? "" : "; it also exports: ",
-                            absl::StrJoin(extra.begin(), extra.begin() + std::min<size_t>(extra.size(), 20), ", "),
-                            extra.size() > 20 ? absl::StrCat(" and ", extra.size() - 20, " more") : "",
-                            " (link with the SDK's version script: tessera_add_plugin does)"));
+    cases.Fail(
+        "exports",
+        absl::StrCat(
+            plugin.library_path, " must export exactly ", TSR_PLUGIN_INIT_SYMBOL,
+            has_init ? "" : " (it does not)", extra.empty() ? "" : "; it also exports: ",
+            absl::StrJoin(extra.begin(), extra.begin() + std::min<size_t>(extra.size(), 20), ", "),
+            extra.size() > 20 ? absl::StrCat(" and ", extra.size() - 20, " more") : "",
+            " (link with the SDK's version script: tessera_add_plugin does)"));
   } else {
     cases.Pass("exports", absl::StrCat("only ", TSR_PLUGIN_INIT_SYMBOL));
   }

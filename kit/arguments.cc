@@ -41,8 +41,9 @@ std::string ParseSuites(const std::string& value, std::vector<std::string>* suit
     const std::string suite(piece);
     const std::vector<std::string>& known = KnownSuites();
     if (std::find(known.begin(), known.end(), suite) == known.end()) {
-      return absl::StrCat("--suite: unknown suite '", suite, "' (expected a comma-separated list of ",
-                          absl::StrJoin(known, ", "), ")");
+      return absl::StrCat("--suite: unknown suite '", suite,
+                          "' (expected a comma-separated list of ", absl::StrJoin(known, ", "),
+                          ")");
     }
     if (std::find(suites->begin(), suites->end(), suite) == suites->end()) {
       suites->push_back(suite);
@@ -86,7 +87,8 @@ std::string ParseArguments(const std::vector<std::string>& args, CheckOptions* o
     std::string flag = args[i];
     std::string value;
     bool has_value = false;
-    if (const size_t equals = flag.find('='); flag.rfind("--", 0) == 0 && equals != std::string::npos) {
+    if (const size_t equals = flag.find('=');
+        flag.rfind("--", 0) == 0 && equals != std::string::npos) {
       value = flag.substr(equals + 1);
       flag = flag.substr(0, equals);
       has_value = true;

@@ -100,8 +100,9 @@ void RunGuarded(const char* suite, void (*run)(const SuiteContext&, std::vector<
     results->push_back(CaseResult{suite, "exception", Outcome::kFail,
                                   absl::StrCat("the ", suite, " suite stopped: ", e.what())});
   } catch (...) {
-    results->push_back(CaseResult{suite, "exception", Outcome::kFail,
-                                  absl::StrCat("the ", suite, " suite stopped: unknown exception")});
+    results->push_back(
+        CaseResult{suite, "exception", Outcome::kFail,
+                   absl::StrCat("the ", suite, " suite stopped: unknown exception")});
   }
 }
 

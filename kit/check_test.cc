@@ -32,7 +32,9 @@ TEST(RunChecksTest, WrongAbiMajorGivesTheRegistrysRejection) {
       std::string(TESSERA_TEST_PLUGIN_DIR) + "/abi_major/fake_major.tessera-plugin.json";
   const Report report = RunChecks(Options(manifest, {}));
   ExpectLoadFailure(report, "plugin 'fake_major' 3.0.0");
-  EXPECT_THAT(report.cases[0].message, HasSubstr("is built for ABI major 7; this host is " + std::to_string(TSR_ABI_VERSION_MAJOR) + "." + std::to_string(TSR_ABI_VERSION_MINOR)));
+  EXPECT_THAT(report.cases[0].message, HasSubstr("is built for ABI major 7; this host is " +
+                                                 std::to_string(TSR_ABI_VERSION_MAJOR) + "." +
+                                                 std::to_string(TSR_ABI_VERSION_MINOR)));
   EXPECT_THAT(report.ToText(), HasSubstr("0 passed, 1 failed, 0 skipped"));
 }
 
@@ -42,7 +44,8 @@ TEST(RunChecksTest, MissingPathIsALoadFailure) {
 }
 
 TEST(RunChecksTest, FolderMustHoldExactlyOneManifest) {
-  ExpectLoadFailure(RunChecks(Options(TESSERA_KIT_FAKES_DIR, {})), "plugin manifests (*.tessera-plugin.json)");
+  ExpectLoadFailure(RunChecks(Options(TESSERA_KIT_FAKES_DIR, {})),
+                    "plugin manifests (*.tessera-plugin.json)");
   const std::filesystem::path empty =
       std::filesystem::temp_directory_path() / "kit_check_test_empty";
   std::filesystem::create_directories(empty);

@@ -44,10 +44,12 @@ class DeviceBuffer {
 
 // Host -> device -> host at sizes around the boundaries a copy loop may get wrong.
 std::string HostRoundTrips(PluginDevice& device, size_t alignment) {
-  for (size_t size : {size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{4097}, size_t{1} << 20}) {
+  for (size_t size :
+       {size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{4097}, size_t{1} << 20}) {
     DeviceBuffer buffer(device, size, alignment);
     KIT_CHECK_OK(buffer.status());
-    std::string problem = RoundTrip(device, buffer.get(), Pattern(size, static_cast<uint32_t>(size)));
+    std::string problem =
+        RoundTrip(device, buffer.get(), Pattern(size, static_cast<uint32_t>(size)));
     if (!problem.empty()) return problem;
   }
   return "";
@@ -171,7 +173,8 @@ std::string StreamBasics(PluginDevice& device, size_t alignment) {
   for (TSR_StreamKind kind : {TSR_STREAM_KIND_COMPUTE, TSR_STREAM_KIND_HOST_TO_DEVICE,
                               TSR_STREAM_KIND_DEVICE_TO_HOST, TSR_STREAM_KIND_DEVICE_TO_DEVICE}) {
     absl::StatusOr<TSR_Stream*> stream = device.CreateStream(kind);
-    if (!stream.ok()) return absl::StrCat("stream kind ", kind, ": ", CaseList::Describe(stream.status()));
+    if (!stream.ok())
+      return absl::StrCat("stream kind ", kind, ": ", CaseList::Describe(stream.status()));
     device.DestroyStream(*stream);
   }
   absl::StatusOr<TSR_Event*> event = device.CreateEvent();

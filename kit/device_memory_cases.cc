@@ -50,11 +50,13 @@ void Record(CaseList& cases, const std::string& name, std::string problem, std::
 
 void RunSizeCases(DeviceTarget& target, CaseList& cases) {
   PluginDevice& device = *target.devices[0];
-  const std::pair<const char*, size_t> sizes[] = {
-      {"allocate/one_byte", 1}, {"allocate/odd_size", 4097}, {"allocate/megabyte", size_t{1} << 20}};
+  const std::pair<const char*, size_t> sizes[] = {{"allocate/one_byte", 1},
+                                                  {"allocate/odd_size", 4097},
+                                                  {"allocate/megabyte", size_t{1} << 20}};
   for (const auto& [name, size] : sizes) {
     const int64_t before = BytesInUse(device);
-    std::string problem = AllocateUseFree(device, size, target.alignment, static_cast<uint32_t>(size));
+    std::string problem =
+        AllocateUseFree(device, size, target.alignment, static_cast<uint32_t>(size));
     Record(cases, name, std::move(problem), LeakText(device, before, name),
            absl::StrCat(size, " bytes allocated, written, read back and freed"));
   }
@@ -106,8 +108,9 @@ void RunAlignmentCases(DeviceTarget& target, CaseList& cases) {
     cases.Fail("allocate/bad_alignment",
                "alignment 3 (not a power of two) was accepted; expected INVALID_ARGUMENT");
   } else if (bad.status().code() != absl::StatusCode::kInvalidArgument) {
-    cases.Fail("allocate/bad_alignment", absl::StrCat("alignment 3: expected INVALID_ARGUMENT, got ",
-                                                      CaseList::Describe(bad.status())));
+    cases.Fail("allocate/bad_alignment",
+               absl::StrCat("alignment 3: expected INVALID_ARGUMENT, got ",
+                            CaseList::Describe(bad.status())));
   } else {
     cases.Pass("allocate/bad_alignment", "alignment 3 refused with INVALID_ARGUMENT");
   }
@@ -131,9 +134,9 @@ void RunUniqueCase(DeviceTarget& target, CaseList& cases) {
   std::sort(sorted.begin(), sorted.end());
   for (size_t i = 1; i < sorted.size() && problem.empty(); ++i) {
     if (sorted[i - 1].first + sorted[i - 1].second > sorted[i].first) {
-      problem = absl::StrCat("blocks of ", sorted[i - 1].second, " bytes at 0x", absl::Hex(sorted[i - 1].first),
-                             " and of ", sorted[i].second, " bytes at 0x", absl::Hex(sorted[i].first),
-                             " overlap");
+      problem = absl::StrCat("blocks of ", sorted[i - 1].second, " bytes at 0x",
+                             absl::Hex(sorted[i - 1].first), " and of ", sorted[i].second,
+                             " bytes at 0x", absl::Hex(sorted[i].first), " overlap");
     }
   }
   for (const auto& [address, size] : blocks) {

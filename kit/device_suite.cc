@@ -119,10 +119,11 @@ void RunEnumerationCases(DeviceTarget* target, CaseList& cases) {
     cases.Fail("enumerate/count_for_config",
                CaseList::Describe(configured.ok() ? one.status() : configured.status()));
   } else if (*configured < 1 || *one != 1) {
-    cases.Fail("enumerate/count_for_config",
-               absl::StrCat("GetDeviceCountForConfig answered ", *configured, " for the default and ",
-                            *one, " for a request of 1, while GetDeviceCount says ", *count,
-                            "; expected at least 1 and exactly 1"));
+    cases.Fail(
+        "enumerate/count_for_config",
+        absl::StrCat("GetDeviceCountForConfig answered ", *configured, " for the default and ",
+                     *one, " for a request of 1, while GetDeviceCount says ", *count,
+                     "; expected at least 1 and exactly 1"));
   } else {
     cases.Pass("enumerate/count_for_config",
                spec.registration.GetDeviceCountForConfig == nullptr

@@ -37,7 +37,8 @@ TEST(ElfFileTest, RefusesWhatIsNotAnElfFile) {
   absl::StatusOr<ElfDynamicInfo> info = ReadElfDynamicInfo(testing::CpuManifest());
   ASSERT_FALSE(info.ok());
   EXPECT_EQ(info.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(info.status().message()), HasSubstr("cpu.tessera-plugin.json: not an ELF file"));
+  EXPECT_THAT(std::string(info.status().message()),
+              HasSubstr("cpu.tessera-plugin.json: not an ELF file"));
   info = ReadElfDynamicInfo("/nonexistent/libx.so");
   ASSERT_FALSE(info.ok());
   EXPECT_EQ(info.status().code(), absl::StatusCode::kNotFound);

@@ -1,5 +1,5 @@
-// Placeholder of RunTransportSuite until the transport suite lands: one skipped case, so that the kit
-// links and reports honestly that the suite did not run.
+// Placeholder of RunTransportSuite until the transport suite lands: one skipped case, so that the
+// kit links and reports honestly that the suite did not run.
 #include <vector>
 
 #include "kit/suite.h"
