@@ -134,6 +134,14 @@ TSR_HostApi BuildHostApi(const TSR_HostApi& runtime_slots) {
   return api;
 }
 
+bool HasRuntimeSlots(const TSR_HostApi& runtime_slots) {
+  bool any = false;
+#define TESSERA_ANY_SLOT(slot) any = any || runtime_slots.slot != nullptr;
+  TESSERA_RUNTIME_SLOTS(TESSERA_ANY_SLOT)
+#undef TESSERA_ANY_SLOT
+  return any;
+}
+
 }  // namespace
 
 void LogForPlugin(TSR_LogSeverity severity, absl::string_view source, absl::string_view message) {
@@ -153,8 +161,15 @@ const TSR_HostApi* GetHostApi(const TSR_HostApi& runtime_slots) {
   // Never destroyed: the ABI promises the table until the process exits. A deque keeps
   // addresses stable as it grows.
   static auto* tables = new std::deque<TSR_HostApi>;
-  const TSR_HostApi api = BuildHostApi(runtime_slots);
+  // A plugin keeps one host table for the process (every Init replaces it), so a registry made
+  // without the runtime's slots (a tool, a test) must not hand a loaded plugin a table whose
+  // kernel-context slots are NULL while sessions still run its kernels: it gets the runtime slots
+  // given last in this process.
+  static auto* last_runtime_slots = new TSR_HostApi{};
   std::lock_guard<std::mutex> lock(*mutex);
+  const bool given = HasRuntimeSlots(runtime_slots);
+  if (given) *last_runtime_slots = runtime_slots;
+  const TSR_HostApi api = BuildHostApi(given ? runtime_slots : *last_runtime_slots);
   for (const TSR_HostApi& table : *tables) {
     if (std::memcmp(&table, &api, sizeof(api)) == 0) return &table;
   }

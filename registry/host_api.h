@@ -29,6 +29,9 @@ void LogForPlugin(TSR_LogSeverity severity, absl::string_view source, absl::stri
 // and OpDefBuilder_* slots; every non-NULL runtime slot of `runtime_slots` (ShapeContext_*,
 // KernelConstruction_*, KernelContext_*, ThreadPool_*) is copied in; the other slots of
 // `runtime_slots` are ignored. `runtime_slots.struct_size` 0 means the host's own size.
+// A `runtime_slots` without any slot set takes the runtime slots given last in this process: a
+// plugin keeps one host table (each Init replaces it), and a registry made by a tool must not
+// leave the kernels of running sessions with NULL kernel-context slots.
 // The table lives until the process exits (plugins may keep the pointer, as the ABI promises);
 // equal tables are shared, so repeated calls do not grow memory.
 const TSR_HostApi* GetHostApi(const TSR_HostApi& runtime_slots);

@@ -449,9 +449,16 @@ TEST(PluginRegistryTest, RuntimeSlotsReachThePlugins) {
   EXPECT_EQ(seen->ThreadPool_NumThreads(nullptr), 3);
   EXPECT_EQ(seen->KernelContext_GetInput, nullptr);
   EXPECT_EQ(seen->struct_size, sizeof(TSR_HostApi));
-  // Equal tables are shared; a different one is not.
+  // Equal tables are shared; a different one is not. A request without any runtime slot (a
+  // tool's registry) gets the slots given last, so a plugin's table never loses them.
   EXPECT_EQ(GetHostApi(options.runtime_slots), seen);
-  EXPECT_NE(GetHostApi(TSR_HostApi{}), seen);
+  EXPECT_EQ(GetHostApi(TSR_HostApi{}), seen);
+  TSR_HostApi other{};
+  other.ThreadPool_CurrentThreadId = [](const TSR_ThreadPool*) { return 7; };
+  const TSR_HostApi* different = GetHostApi(other);
+  EXPECT_NE(different, seen);
+  EXPECT_EQ(different->ThreadPool_NumThreads, nullptr);
+  EXPECT_EQ(GetHostApi(TSR_HostApi{}), different);
   // Host memory honours alignment and refuses one that is not a power of two.
   void* ptr = seen->HostMemory_Allocate(100, 256);
   ASSERT_NE(ptr, nullptr);

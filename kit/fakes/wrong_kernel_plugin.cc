@@ -63,7 +63,7 @@ class WrongAddV2 : public sdk::Kernel {
       return sdk::InvalidArgument("AddV2: shapes of ", ctx.node_name(), " do not broadcast");
     }
     sdk::TensorView z;
-    TSR_SDK_RETURN_IF_ERROR(
+    TESSERA_SDK_RETURN_IF_ERROR(
         ctx.AllocateOutput(0, sdk::Shape(static_cast<int>(shape.size()), shape.data()), &z));
     switch (x.dtype()) {
       case TSR_DTYPE_FLOAT:

@@ -38,7 +38,7 @@ class ScaleKernel : public Kernel {
     const TensorView x = ctx.input(0);
     TensorView y;
     // Writes in place when the host says x's buffer is not used by anything else.
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &y));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &y));
     const T* in = x.data<T>();
     T* out = y.data<T>();
     const T scale = static_cast<T>(scale_);
@@ -88,9 +88,9 @@ class AddKernel : public Kernel {
     const TensorView a = ctx.input(0);
     const TensorView b = ctx.input(1);
     Shape shape;
-    TSR_SDK_RETURN_IF_ERROR(BroadcastShape(ctx, a.shape(), b.shape(), &shape));
+    TESSERA_SDK_RETURN_IF_ERROR(BroadcastShape(ctx, a.shape(), b.shape(), &shape));
     TensorView z;
-    TSR_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, shape, &z));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, shape, &z));
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
     T* pz = z.data<T>();
@@ -128,9 +128,9 @@ class AddKernel : public Kernel {
 
 Status RegisterKernels(TSR_Registrar* registrar) {
   using tessera::sdk::RegisterKernel;
-  TSR_SDK_RETURN_IF_ERROR(RegisterKernel<ScaleKernel<float>>(registrar, kScaleOp, kDeviceType,
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterKernel<ScaleKernel<float>>(registrar, kScaleOp, kDeviceType,
                                                              {{"T", {TSR_DTYPE_FLOAT}}}));
-  TSR_SDK_RETURN_IF_ERROR(RegisterKernel<ScaleKernel<double>>(registrar, kScaleOp, kDeviceType,
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterKernel<ScaleKernel<double>>(registrar, kScaleOp, kDeviceType,
                                                               {{"T", {TSR_DTYPE_DOUBLE}}}));
   return RegisterKernel<AddKernel<float>>(registrar, "AddV2", kDeviceType,
                                           {{"T", {TSR_DTYPE_FLOAT}}});

@@ -1,0 +1,215 @@
+// Case generators for ops that build, reshape, gather and select tensors.
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "host/framework/tensor_proto_util.h"
+#include "kit/kernel_case_generators.h"
+
+namespace tessera::plugin_check {
+
+std::vector<KernelCase> ConstCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  const DataType dtype = request.types.at("dtype");
+  for (const TensorShape& shape : {TensorShape{2, 3}, TensorShape{}, TensorShape{0, 3}}) {
+    KernelCase c;
+    Tensor value = RandomValues(dtype, shape, ValueDomain::kAny, request.random);
+    TensorToProto(value, c.attrs["value"].mutable_tensor());
+    c.variant = shape.rank() == 0 ? "scalar" : shape.DebugString();
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> CastCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (DataType to : {TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE, TSR_DTYPE_INT32, TSR_DTYPE_INT64,
+                      TSR_DTYPE_BOOL, TSR_DTYPE_UINT8, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16}) {
+    KernelCase c;
+    // Negative values converted to an unsigned type are undefined in C++: keep them positive.
+    const bool is_unsigned = to == TSR_DTYPE_UINT8;
+    c.inputs = {In(request, 0, {2, 3}, is_unsigned ? ValueDomain::kPositive : ValueDomain::kAny)};
+    c.attrs["DstT"] = TypeAttr(to);
+    c.variant = absl::StrCat("to_", DataTypeString(to));
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> TransposeCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [shape, perm] : std::vector<std::pair<TensorShape, std::vector<int64_t>>>{
+           {{2, 3}, {1, 0}}, {{2, 3, 4}, {2, 0, 1}}, {{0, 3}, {1, 0}}, {{}, {}}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, shape), IntVector(InputType(request, 1), perm)};
+    c.variant = absl::StrCat(shape.DebugString(), "/perm[", absl::StrJoin(perm, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ConcatCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [a, b, axis] : std::vector<std::tuple<TensorShape, TensorShape, int64_t>>{
+           {{2, 3}, {2, 2}, 1}, {{1, 3}, {2, 3}, 0}, {{2, 3}, {2, 1}, -1}, {{0, 3}, {2, 3}, 0}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, a), In(request, 0, b), IntScalar(InputType(request, 1), axis)};
+    c.attrs["N"].set_i(2);
+    c.variant = absl::StrCat(ShapesName({c.inputs[0], c.inputs[1]}), "/axis", axis);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> SelectCases(const CaseRequest& request, bool v2) {
+  std::vector<std::tuple<TensorShape, TensorShape, TensorShape>> shapes = {
+      {{2, 3}, {2, 3}, {2, 3}}, {{}, {2, 3}, {2, 3}}, {{0, 3}, {0, 3}, {0, 3}}};
+  if (v2) shapes.push_back({{2, 1}, {2, 3}, {3}});
+  else shapes.push_back({{2}, {2, 3}, {2, 3}});  // Select's rank-1 condition picks rows
+  std::vector<KernelCase> cases;
+  for (const auto& [cond, t, e] : shapes) {
+    KernelCase c;
+    c.inputs = {In(request, 0, cond), In(request, 1, t), In(request, 2, e)};
+    c.variant = ShapesName(c.inputs);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> FillCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{{2, 3}, {}, {0, 4}}) {
+    KernelCase c;
+    c.inputs = {IntVector(InputType(request, 0), dims), In(request, 1, {})};
+    c.variant = absl::StrCat("dims[", absl::StrJoin(dims, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ReshapeCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [shape, to] : std::vector<std::pair<TensorShape, std::vector<int64_t>>>{
+           {{2, 6}, {3, 4}}, {{2, 6}, {-1, 3}}, {{1}, {}}, {{0, 3}, {3, 0}}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, shape), IntVector(InputType(request, 1), to)};
+    c.variant = absl::StrCat(shape.DebugString(), "/to[", absl::StrJoin(to, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ExpandDimsCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (int64_t dim : {0, 1, -1}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 3}), IntScalar(InputType(request, 1), dim)};
+    c.variant = absl::StrCat("[2,3]/dim", dim);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> TileCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [shape, multiples] : std::vector<std::pair<TensorShape, std::vector<int64_t>>>{
+           {{2, 3}, {2, 1}}, {{2, 3}, {1, 3}}, {{1, 2, 1}, {3, 1, 2}}, {{2, 3}, {0, 2}}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, shape), IntVector(InputType(request, 1), multiples)};
+    c.variant = absl::StrCat(shape.DebugString(), "/multiples[", absl::StrJoin(multiples, ","),
+                             "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// Pad and PadV2 (whose third input, the constant, is a random scalar).
+std::vector<KernelCase> PadCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [shape, paddings] : std::vector<std::pair<TensorShape, std::vector<int64_t>>>{
+           {{2, 3}, {1, 0, 0, 2}}, {{2, 3}, {0, 0, 0, 0}}, {{0, 3}, {1, 1, 1, 1}}}) {
+    KernelCase c;
+    Tensor padding = IntVector(InputType(request, 1), paddings).Reshaped(TensorShape{2, 2});
+    c.inputs = {In(request, 0, shape), padding};
+    if (request.op_def->input_arg_size() == 3) c.inputs.push_back(In(request, 2, {}));
+    c.variant = absl::StrCat(shape.DebugString(), "/paddings[", absl::StrJoin(paddings, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> SliceCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [begin, size] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
+           {{0, 1}, {2, 2}}, {{1, 0}, {-1, 3}}, {{1, 1}, {0, 2}}}) {
+    KernelCase c;
+    const DataType index = InputType(request, 1);
+    c.inputs = {In(request, 0, {3, 4}), IntVector(index, begin), IntVector(index, size)};
+    c.variant = absl::StrCat("[3,4]/begin[", absl::StrJoin(begin, ","), "]/size[",
+                             absl::StrJoin(size, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> GatherCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [indices, axis] : std::vector<std::pair<std::vector<int64_t>, int64_t>>{
+           {{2, 0, 2}, 0}, {{3, 1}, 1}, {{}, 0}, {{1}, -1}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {3, 4}), IntVector(InputType(request, 1), indices),
+                IntScalar(InputType(request, 2), axis)};
+    c.variant = absl::StrCat("[3,4]/indices[", absl::StrJoin(indices, ","), "]/axis", axis);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> CumsumCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [axis, exclusive, reverse] : std::vector<std::tuple<int64_t, bool, bool>>{
+           {0, false, false}, {1, true, false}, {-1, false, true}, {1, true, true}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {3, 4}), IntScalar(InputType(request, 1), axis)};
+    c.attrs["exclusive"] = BoolAttr(exclusive);
+    c.attrs["reverse"] = BoolAttr(reverse);
+    c.variant = absl::StrCat("[3,4]/axis", axis, exclusive ? "/exclusive" : "",
+                             reverse ? "/reverse" : "");
+    c.tolerance_scale = 4;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> RangeCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [start, limit, delta] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {0, 5, 1}, {2, 11, 3}, {5, 0, -2}, {3, 3, 1}}) {
+    const DataType dtype = InputType(request, 0);
+    const bool is_unsigned = dtype == TSR_DTYPE_UINT8 || dtype == TSR_DTYPE_UINT16 ||
+                             dtype == TSR_DTYPE_UINT32 || dtype == TSR_DTYPE_UINT64;
+    if (is_unsigned && delta < 0) continue;
+    KernelCase c;
+    c.inputs = {SmallIntegerScalar(dtype, start), SmallIntegerScalar(dtype, limit),
+                SmallIntegerScalar(dtype, delta)};
+    c.variant = absl::StrCat("start", start, "/limit", limit, "/delta", delta);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> InvertPermutationCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& perm : std::vector<std::vector<int64_t>>{
+           {2, 0, 3, 1}, {0}, {}}) {
+    KernelCase c;
+    c.inputs = {IntVector(InputType(request, 0), perm)};
+    c.variant = absl::StrCat("[", absl::StrJoin(perm, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+}  // namespace tessera::plugin_check
