@@ -27,6 +27,7 @@ targets=(
   "npy_fuzzer host/client/fuzz/corpus host/client/testdata"
   "bundle_reader_fuzzer @/host/checkpoint/fuzz_corpus host/checkpoint/fuzz/corpus"
   "manifest_fuzzer registry/fuzz/corpus"
+  "packed_strings_fuzzer host/runtime/fuzz/corpus"
   "graph_run_fuzzer tests/fuzz/corpus/graph_run"
   "graphdef_run_fuzzer @/tests/fuzz/graphdef_run_corpus"
 )
