@@ -1,5 +1,5 @@
-// The loopback transport: its exchanges, servers and channels, the C table, and the plugin's
-// entry point (a test-only plugin; see loopback_transport.h for the contract).
+// The loopback transport: its exchanges, servers and channels, and the C table (a test-only
+// plugin; see loopback_transport.h for the contract, loopback_plugin.cc for its entry point).
 #include "plugins/testing/loopback_transport.h"
 
 #include <algorithm>
@@ -10,7 +10,6 @@
 #include <exception>
 #include <utility>
 
-#include "tessera/sdk/plugin.h"
 #include "tessera/sdk/transport.h"
 
 struct TSR_TransportServer {
@@ -617,17 +616,3 @@ TSR_Status* RegisterLoopbackTransport(TSR_Registrar* registrar) {
 }
 
 }  // namespace tessera::loopback
-
-extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_Args* args) {
-  const tessera::sdk::PluginInitResult init =
-      tessera::sdk::InitializePlugin(args, {"loopback", "0.1.0", /*min_host_abi_version_minor=*/0});
-  if (!init.proceed) return init.status;
-  try {
-    return tessera::loopback::RegisterLoopbackTransport(args->registrar);
-  } catch (const std::exception& e) {
-    return tessera::sdk::Internal("loopback plugin initialization threw: ", e.what()).Release();
-  } catch (...) {
-    return tessera::sdk::Internal("loopback plugin initialization threw an unknown exception")
-        .Release();
-  }
-}
