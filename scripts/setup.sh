@@ -25,7 +25,7 @@ packages=(
   libgrpc++-dev       # gRPC (CMake package or pkg-config grpc++): the grpc transport plugin
   protobuf-compiler-grpc  # /usr/bin/grpc_cpp_plugin, without which gRPC's CMake package fails
   python3 python3-numpy   # the .npy cross-checks (npy_test) and the testdata generators
-  openssl             # tests/conformance/testdata/make_test_certs.sh, integration tests' TLS
+  openssl             # kit/tls/make_test_certs.sh, integration tests' TLS
   clang libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer targets
 )
 

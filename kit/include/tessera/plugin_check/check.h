@@ -62,6 +62,10 @@ struct CheckOptions {
   uint64_t seed = 1;
   // Upper bound of the large allocation the device suite tries (bytes); 0: 256 MiB.
   uint64_t large_allocation_bytes = 0;
+  // The folder of the TLS test certificates the transport suite uses (ca.pem, server.pem, ...).
+  // Empty: the kit's installed copy, <program folder>/../share/tessera/plugin_check/tls. Where
+  // there is none, the TLS cases skip, saying where the kit looked.
+  std::string transport_tls_dir;
 };
 
 // Runs the suites. Never throws and never crashes on a broken plugin it can detect: a plugin

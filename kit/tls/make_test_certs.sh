@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the TLS test certificates of the transport conformance suite into this folder: a CA, a
+# Writes the TLS test certificates of the kit's transport suite into this folder: a CA, a
 # server certificate for localhost/127.0.0.1/::1 and a client certificate signed by it, and an
 # unrelated CA with its own client certificate (what a peer that must be refused presents).
 # Valid for 100 years; EC P-256 keys, PKCS#8. Rerun only to replace them (they are committed).
