@@ -63,7 +63,8 @@ const std::vector<std::string>& KnownSuites() {
 std::string UsageText() {
   return "usage: tessera-plugin-check --plugin PATH [--suite device,kernels,transport,abi]\n"
          "                            [--device TYPE] [--support PATH]... [--seed N]\n"
-         "                            [--large-allocation-bytes N] [--json]\n"
+         "                            [--large-allocation-bytes N] [--tls-data-dir DIR]\n"
+         "                            [--json]\n"
          "Checks a Tessera plugin (its manifest NAME.tessera-plugin.json, or the folder holding\n"
          "it) against the conformance suites and prints one line per case.\n"
          "  --plugin PATH       the plugin under test\n"
@@ -74,6 +75,8 @@ std::string UsageText() {
          "  --seed N            seed of the kernel suite's random inputs (default 1)\n"
          "  --large-allocation-bytes N\n"
          "                      bound of the device suite's large allocations (default 256 MiB)\n"
+         "  --tls-data-dir DIR  the transport suite's TLS certificates (default: the kit's\n"
+         "                      installed copy, share/tessera/plugin_check/tls)\n"
          "  --json              print the report as JSON\n"
          "Exit status: 0 when no case failed and one passed, 1 when a case failed,\n"
          "2 for bad arguments.\n";
@@ -100,7 +103,7 @@ std::string ParseArguments(const std::vector<std::string>& args, CheckOptions* o
     }
     const bool takes_value = flag == "--plugin" || flag == "--suite" || flag == "--device" ||
                              flag == "--support" || flag == "--seed" ||
-                             flag == "--large-allocation-bytes";
+                             flag == "--large-allocation-bytes" || flag == "--tls-data-dir";
     if (!takes_value) {
       if (flag.rfind("-", 0) == 0) {
         return absl::StrCat("unknown option '", flag, "' (see --help)");
@@ -129,6 +132,8 @@ std::string ParseArguments(const std::vector<std::string>& args, CheckOptions* o
       options->device_type = value;
     } else if (flag == "--support") {
       options->support_plugin_paths.push_back(value);
+    } else if (flag == "--tls-data-dir") {
+      options->transport_tls_dir = value;
     } else if (flag == "--seed") {
       if (!ParseUnsigned(value, &options->seed)) {
         return absl::StrCat("--seed: '", value, "' is not a non-negative integer");

@@ -25,7 +25,7 @@ TEST(ParseArgumentsTest, ReadsEveryOption) {
   bool json = false;
   EXPECT_EQ(Parse({"--plugin", "/p/acme.tessera-plugin.json", "--suite=device,abi,device",
                    "--device", "NPU", "--support", "/a", "--support=/b", "--seed", "42",
-                   "--large-allocation-bytes=1048576", "--json"},
+                   "--large-allocation-bytes=1048576", "--tls-data-dir", "/tls", "--json"},
                   &options, &json),
             "");
   EXPECT_EQ(options.plugin_path, "/p/acme.tessera-plugin.json");
@@ -34,6 +34,7 @@ TEST(ParseArgumentsTest, ReadsEveryOption) {
   EXPECT_THAT(options.support_plugin_paths, ElementsAre("/a", "/b"));
   EXPECT_EQ(options.seed, 42u);
   EXPECT_EQ(options.large_allocation_bytes, 1048576u);
+  EXPECT_EQ(options.transport_tls_dir, "/tls");
   EXPECT_TRUE(json);
 }
 
