@@ -2,7 +2,7 @@
 """Checks that no #include runs back up Tessera's layers.
 
 Top level (each may include the ones before it, and itself):
-    plugin_api < base < registry < host
+    plugin_api < base < registry < host < kit
 and inside host/, the components in the order of host/README.md. A file may include its own
 component and any component below it. A test (*_test.cc) may also run what it tests through a
 session: it may include host/session/, host/session_factory/ and host/testing/. The executor's
@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-TOP = ["plugin_api", "base", "registry", "host"]
+TOP = ["plugin_api", "base", "registry", "host", "kit"]
 HOST = ["runtime", "framework", "checkpoint", "ops", "graph", "client", "rendezvous", "abi",
         "kernels", "executor", "passes", "partition", "placer", "session", "distributed",
         "session_factory", "training", "testing", "tools"]

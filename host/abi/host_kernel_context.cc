@@ -129,6 +129,7 @@ TSR_Status* ContextGetInput(const TSR_KernelContext* ctx, int32_t index, TSR_Ten
   }
   auto* mutable_ctx = const_cast<TSR_KernelContext*>(ctx);
   mutable_ctx->packed_inputs.push_back(std::move(*packed));
+  mutable_ctx->has_packed_strings = true;
   const Tensor& buffer = mutable_ctx->packed_inputs.back();
   view->struct_size = sizeof(TSR_TensorView);
   view->dtype = TSR_DTYPE_STRING;
@@ -281,6 +282,7 @@ TSR_Status* ContextAllocateStringOutput(TSR_KernelContext* ctx, int32_t index, i
                                                                  ctx->info->name, "'")));
   }
   ctx->packed_outputs.push_back({index, shape, std::move(*buffer)});
+  ctx->has_packed_strings = true;
   const TSR_KernelContext::PackedOutput& packed = ctx->packed_outputs.back();
   view->struct_size = sizeof(TSR_TensorView);
   view->dtype = TSR_DTYPE_STRING;

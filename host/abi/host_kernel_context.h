@@ -80,6 +80,12 @@ struct TSR_KernelContext {
   absl::InlinedVector<tessera::Tensor, 2> temps;
   // Set for a transfer node (_Send) that runs with a dead input: it forwards the deadness.
   bool is_input_dead = false;
+  // True once the node packed a string input or allocated a packed string output (below): one
+  // flag for the executor's per-node checks, which almost never find strings.
+  bool has_packed_strings = false;
+  // Loop frame and iteration the node runs in; (0, 0) outside loops. Go into rendezvous keys.
+  uint64_t frame_id = 0;
+  int64_t iter_id = 0;
   // String tensors in the ABI's packed layout: inputs packed for GetInput (kept until the kernel
   // completes) and outputs the kernel fills through AllocateStringOutput, unpacked into
   // outputs[index] by FinishPackedStringOutputs when it completes.
@@ -90,9 +96,6 @@ struct TSR_KernelContext {
   };
   std::vector<tessera::Tensor> packed_inputs;
   std::vector<PackedOutput> packed_outputs;
-  // Loop frame and iteration the node runs in; (0, 0) outside loops. Go into rendezvous keys.
-  uint64_t frame_id = 0;
-  int64_t iter_id = 0;
 
   // Resets per-node state so one context serves many nodes on a thread.
   void Reset(const tessera::KernelNodeInfo* node_info, tessera::Tensor* node_inputs, int n) {
@@ -103,8 +106,11 @@ struct TSR_KernelContext {
     outputs.resize(node_info->output_types.size());
     temps.clear();
     is_input_dead = false;
-    if (!packed_inputs.empty()) packed_inputs.clear();
-    if (!packed_outputs.empty()) packed_outputs.clear();
+    if (has_packed_strings) {
+      packed_inputs.clear();
+      packed_outputs.clear();
+      has_packed_strings = false;
+    }
   }
 };
 

@@ -74,12 +74,12 @@ class PluginOpKernel final : public OpKernel {
       : OpKernel(traits), kernel_(std::move(kernel)) {}
   absl::Status Compute(TSR_KernelContext* ctx) override {
     absl::Status status = kernel_->Compute(ctx);
-    if (!ctx->packed_outputs.empty() && status.ok()) status = FinishPackedStringOutputs(ctx);
+    if (ctx->has_packed_strings && status.ok()) status = FinishPackedStringOutputs(ctx);
     return status;
   }
   void ComputeAsync(TSR_KernelContext* ctx, std::function<void(absl::Status)> done) override {
     kernel_->ComputeAsync(ctx, [ctx, done = std::move(done)](absl::Status status) {
-      if (!ctx->packed_outputs.empty() && status.ok()) status = FinishPackedStringOutputs(ctx);
+      if (ctx->has_packed_strings && status.ok()) status = FinishPackedStringOutputs(ctx);
       done(std::move(status));
     });
   }
