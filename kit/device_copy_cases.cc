@@ -201,6 +201,46 @@ std::string StreamBasics(PluginDevice& device, size_t alignment) {
   return differs.empty() ? "" : absl::StrCat("after Stream_Synchronize: ", differs);
 }
 
+// The profiling extension: the time between two events around a copy is known and not negative
+// once both completed; before one was ever recorded it is FAILED_PRECONDITION.
+std::string Profiling(PluginDevice& device, size_t alignment) {
+  constexpr size_t kSize = size_t{1} << 20;
+  DeviceBuffer buffer(device, kSize, alignment);
+  KIT_CHECK_OK(buffer.status());
+  absl::StatusOr<TSR_Stream*> stream = device.CreateStream(TSR_STREAM_KIND_HOST_TO_DEVICE);
+  KIT_CHECK_OK(stream.status());
+  absl::StatusOr<TSR_Event*> start = device.CreateEvent();
+  absl::StatusOr<TSR_Event*> end = device.CreateEvent();
+  std::string problem;
+  if (!start.ok() || !end.ok()) {
+    problem = CaseList::Describe(!start.ok() ? start.status() : end.status());
+  } else {
+    absl::StatusOr<double> early = device.ElapsedMicros(*start, *end);
+    if (early.ok() || early.status().code() != absl::StatusCode::kFailedPrecondition) {
+      problem = absl::StrCat("Event_ElapsedMicros of events never recorded: expected "
+                             "FAILED_PRECONDITION, got ",
+                             early.ok() ? "OK" : CaseList::Describe(early.status()));
+    }
+    const std::vector<uint8_t> bytes = Pattern(kSize, 9);
+    absl::Status status = device.RecordEvent(*start, *stream);
+    if (status.ok()) status = device.MemcpyHostToDevice(buffer.get(), bytes.data(), kSize, *stream);
+    if (status.ok()) status = device.RecordEvent(*end, *stream);
+    if (status.ok()) status = device.SynchronizeEvent(*end);
+    absl::StatusOr<double> micros =
+        status.ok() ? device.ElapsedMicros(*start, *end) : absl::StatusOr<double>(status);
+    if (problem.empty() && !micros.ok()) problem = CaseList::Describe(micros.status());
+    if (problem.empty() && !(*micros >= 0)) {
+      problem = absl::StrCat("Event_ElapsedMicros around a 1 MiB copy is ", *micros,
+                             "; expected a time >= 0");
+    }
+  }
+  device.StreamSynchronize(*stream).IgnoreError();
+  if (start.ok()) device.DestroyEvent(*start);
+  if (end.ok()) device.DestroyEvent(*end);
+  device.DestroyStream(*stream);
+  return problem;
+}
+
 }  // namespace
 
 void RunCopyCases(DeviceTarget& target, CaseList& cases) {
@@ -245,6 +285,12 @@ void RunStreamCases(DeviceTarget& target, CaseList& cases) {
   Record(cases, "streams/event_ordering", StreamOrdering(device, target.alignment),
          "a copy stream waiting on an event sees the compute stream's copy; Event_Query "
          "eventually true");
+  if (!device.has_profiling()) {
+    cases.Skip("streams/profiling", "no device profiling extension");
+    return;
+  }
+  Record(cases, "streams/profiling", Profiling(device, target.alignment),
+         "Event_ElapsedMicros around a copy; FAILED_PRECONDITION before the events completed");
 }
 
 }  // namespace tessera::plugin_check

@@ -111,8 +111,9 @@ typedef struct TSR_Stream_Create_Args {
  * three Memcpy functions. Optional (NULL): GetDeviceCountForConfig, Device_GetProperties,
  * Memory_GetStats, and the stream and event slots, which come all together or not at all.
  *
- * Asynchronous devices (those with streams). The host creates, per device, one COMPUTE stream and
- * one stream per copy direction when it creates the device, and destroys them before the device.
+ * Asynchronous devices (those with streams). The host creates, per device, a COMPUTE, a
+ * HOST_TO_DEVICE and a DEVICE_TO_HOST stream when it creates the device (DEVICE_TO_DEVICE is for
+ * plugins and later hosts), and drains and destroys them before the device.
  *  - Kernels get the compute stream (TSR_HostApi.KernelContext_GetStream), enqueue their work on
  *    it and return: the host does not wait. Work of consecutive kernels on one device is ordered
  *    by the stream alone.
@@ -204,9 +205,9 @@ typedef struct TSR_DeviceTypeRegistration {
 } TSR_DeviceTypeRegistration;
 
 /* ---------------------------------------------------------------------------------------------
- * Extension TSR_EXTENSION_TYPE_DEVICE_PROFILING: device-side timing. The host uses it, when a
- * step collects statistics, to report how long each kernel ran on the device (between an event
- * recorded before its work and one recorded after).
+ * Extension TSR_EXTENSION_TYPE_DEVICE_PROFILING: device-side timing, the time between two events
+ * of one device (e.g. recorded before and after a kernel's work). Needs the stream and event
+ * slots; the host finds it once, when it loads the plugin.
  * ------------------------------------------------------------------------------------------- */
 typedef struct TSR_DeviceProfilingExtension {
   TSR_Extension base; /* type TSR_EXTENSION_TYPE_DEVICE_PROFILING */
