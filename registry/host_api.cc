@@ -142,6 +142,21 @@ bool HasRuntimeSlots(const TSR_HostApi& runtime_slots) {
   return any;
 }
 
+// A plugin keeps one host table for the process (every Init replaces it), so a registry made
+// without the runtime's slots (a tool, a test) must not hand a loaded plugin a table whose
+// kernel-context slots are NULL while sessions still run its kernels: it gets the runtime slots
+// given last in this process.
+TSR_HostApi GivenOrLastRuntimeSlots(const TSR_HostApi& runtime_slots) {
+  static std::mutex* mutex = new std::mutex;
+  static auto* last = new TSR_HostApi{};
+  std::lock_guard<std::mutex> lock(*mutex);
+  if (HasRuntimeSlots(runtime_slots)) {
+    *last = runtime_slots;
+    return runtime_slots;
+  }
+  return *last;
+}
+
 }  // namespace
 
 void LogForPlugin(TSR_LogSeverity severity, absl::string_view source, absl::string_view message) {
@@ -161,15 +176,8 @@ const TSR_HostApi* GetHostApi(const TSR_HostApi& runtime_slots) {
   // Never destroyed: the ABI promises the table until the process exits. A deque keeps
   // addresses stable as it grows.
   static auto* tables = new std::deque<TSR_HostApi>;
-  // A plugin keeps one host table for the process (every Init replaces it), so a registry made
-  // without the runtime's slots (a tool, a test) must not hand a loaded plugin a table whose
-  // kernel-context slots are NULL while sessions still run its kernels: it gets the runtime slots
-  // given last in this process.
-  static auto* last_runtime_slots = new TSR_HostApi{};
+  const TSR_HostApi api = BuildHostApi(GivenOrLastRuntimeSlots(runtime_slots));
   std::lock_guard<std::mutex> lock(*mutex);
-  const bool given = HasRuntimeSlots(runtime_slots);
-  if (given) *last_runtime_slots = runtime_slots;
-  const TSR_HostApi api = BuildHostApi(given ? runtime_slots : *last_runtime_slots);
   for (const TSR_HostApi& table : *tables) {
     if (std::memcmp(&table, &api, sizeof(api)) == 0) return &table;
   }
@@ -187,7 +195,7 @@ const TSR_HostApi* GetEmulatedNewerHostApi(const TSR_HostApi& runtime_slots, uin
   static auto* tables = new std::deque<NewerTable>;  // never destroyed, as in GetHostApi
   NewerTable table;
   std::memset(&table, 0, sizeof(table));
-  table.api = BuildHostApi(runtime_slots);
+  table.api = BuildHostApi(GivenOrLastRuntimeSlots(runtime_slots));
   table.api.struct_size = sizeof(NewerTable);
   table.api.abi_version_minor = abi_minor;
   std::lock_guard<std::mutex> lock(*mutex);

@@ -76,8 +76,9 @@ bool IsListType(TSR_AttrType type) {
 constexpr int kMaxExtensions = 64;
 
 // Copies the extension of `type` from the list at `start` into `*out` (a zeroed struct of
-// `out_size` bytes starting with TSR_Extension), keeping the shorter of the two sizes: a
-// missing extension leaves `*out` zeroed. INVALID_ARGUMENT for an extension whose struct_size is
+// `out_size` bytes starting with TSR_Extension): as many bytes as both sides have (a plugin's
+// shorter struct leaves the tail NULL, a longer one's tail is dropped), then struct_size says
+// the host's size and `next` is cleared. A missing extension leaves `*out` zeroed. INVALID_ARGUMENT for an extension whose struct_size is
 // smaller than its header, a type given twice, or a list that does not end.
 absl::Status CopyExtension(const std::string& what, const TSR_Extension* start, int32_t type,
                            void* out, size_t out_size) {

@@ -65,7 +65,9 @@ TEST(AbiAttrValueTest, PassesStringTensorsPacked) {
 TEST(AbiAttrValueTest, PassesListsOfStringsShapesAndTensors) {
   AttrScratch scratch;
   TSR_AttrValue out{};
-  ASSERT_TRUE(FillAbiAttrValue(Parse(R"pb(list { s: "x" s: "yz" })pb"), &scratch, &out).ok());
+  // The value outlives `out`: strings and numbers are borrowed from it.
+  const tensorflow::AttrValue strings = Parse(R"pb(list { s: "x" s: "yz" })pb");
+  ASSERT_TRUE(FillAbiAttrValue(strings, &scratch, &out).ok());
   ASSERT_EQ(out.type, TSR_ATTR_TYPE_LIST_STRING);
   ASSERT_EQ(out.list_size, 2u);
   EXPECT_EQ(std::string(out.list_s[1], out.list_s_size[1]), "yz");

@@ -121,16 +121,27 @@ TSR_Status* ContextGetInput(const TSR_KernelContext* ctx, int32_t index, TSR_Ten
     FillTensorView(input, view);
     return nullptr;
   }
-  absl::StatusOr<Tensor> packed = PackStringsToBuffer(input);
-  if (!packed.ok()) {
-    return ToAbiStatus(WithContext(packed.status(), absl::StrCat("packing string input ", index,
-                                                                 " of node '", ctx->info->name,
-                                                                 "'")));
-  }
+  // Packed once per input and kept until the kernel completes; a second GetInput of the same
+  // input (from any shard) sees the same buffer.
   auto* mutable_ctx = const_cast<TSR_KernelContext*>(ctx);
-  mutable_ctx->packed_inputs.push_back(std::move(*packed));
-  mutable_ctx->has_packed_strings = true;
-  const Tensor& buffer = mutable_ctx->packed_inputs.back();
+  std::lock_guard<std::mutex> lock(mutable_ctx->packed_mutex);
+  const Tensor* found = nullptr;
+  for (const auto& packed : mutable_ctx->packed_inputs) {
+    if (packed->index == index) found = &packed->buffer;
+  }
+  if (found == nullptr) {
+    absl::StatusOr<Tensor> packed = PackStringsToBuffer(input);
+    if (!packed.ok()) {
+      return ToAbiStatus(WithContext(
+          packed.status(),
+          absl::StrCat("packing string input ", index, " of node '", ctx->info->name, "'")));
+    }
+    mutable_ctx->packed_inputs.push_back(std::make_unique<TSR_KernelContext::PackedInput>(
+        TSR_KernelContext::PackedInput{index, std::move(*packed)}));
+    mutable_ctx->has_packed_strings = true;
+    found = &mutable_ctx->packed_inputs.back()->buffer;
+  }
+  const Tensor& buffer = *found;
   view->struct_size = sizeof(TSR_TensorView);
   view->dtype = TSR_DTYPE_STRING;
   view->rank = input.shape().rank();
@@ -281,9 +292,11 @@ TSR_Status* ContextAllocateStringOutput(TSR_KernelContext* ctx, int32_t index, i
                                                                  index, " of node '",
                                                                  ctx->info->name, "'")));
   }
-  ctx->packed_outputs.push_back({index, shape, std::move(*buffer)});
+  std::lock_guard<std::mutex> lock(ctx->packed_mutex);
+  ctx->packed_outputs.push_back(std::make_unique<TSR_KernelContext::PackedOutput>(
+      TSR_KernelContext::PackedOutput{index, shape, std::move(*buffer)}));
   ctx->has_packed_strings = true;
-  const TSR_KernelContext::PackedOutput& packed = ctx->packed_outputs.back();
+  const TSR_KernelContext::PackedOutput& packed = *ctx->packed_outputs.back();
   view->struct_size = sizeof(TSR_TensorView);
   view->dtype = TSR_DTYPE_STRING;
   view->rank = packed.shape.rank();
@@ -335,7 +348,8 @@ void PoolParallelFor(TSR_ThreadPool* pool, int64_t total, int64_t cost_per_unit,
 }  // namespace
 
 absl::Status FinishPackedStringOutputs(TSR_KernelContext* ctx) {
-  for (TSR_KernelContext::PackedOutput& packed : ctx->packed_outputs) {
+  for (const auto& entry : ctx->packed_outputs) {
+    TSR_KernelContext::PackedOutput& packed = *entry;
     absl::StatusOr<Tensor> strings = UnpackStrings(packed.shape, packed.buffer.data(),
                                                    static_cast<size_t>(packed.buffer.NumElements()));
     if (!strings.ok()) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -89,13 +90,20 @@ struct TSR_KernelContext {
   // String tensors in the ABI's packed layout: inputs packed for GetInput (kept until the kernel
   // completes) and outputs the kernel fills through AllocateStringOutput, unpacked into
   // outputs[index] by FinishPackedStringOutputs when it completes.
+  // Each entry is its own allocation: views handed out point into entries, which must not move
+  // (and an empty vector allocates nothing, unlike a deque, on the executor's per-node path).
+  struct PackedInput {
+    int32_t index;
+    tessera::Tensor buffer;
+  };
   struct PackedOutput {
     int32_t index;
     tessera::TensorShape shape;
     tessera::Tensor buffer;
   };
-  std::vector<tessera::Tensor> packed_inputs;
-  std::vector<PackedOutput> packed_outputs;
+  std::mutex packed_mutex;  // GetInput may be called from several ParallelFor shards
+  std::vector<std::unique_ptr<PackedInput>> packed_inputs;
+  std::vector<std::unique_ptr<PackedOutput>> packed_outputs;
 
   // Resets per-node state so one context serves many nodes on a thread.
   void Reset(const tessera::KernelNodeInfo* node_info, tessera::Tensor* node_inputs, int n) {

@@ -144,16 +144,35 @@ absl::Status Device::CopyFromHost(const Tensor& host_src, Tensor* dst) {
     return plugin_device_->MemcpyHostToDevice(dst->data(), host_src.data(),
                                               host_src.TotalBytes());
   }
-  // The copy waits for nothing: its destination is new. The compute stream waits for the copy
-  // before the consumer's work, and the host for the copy alone before `host_src` may go.
+  // The destination is new memory, but a plugin may hand out memory that work already queued on
+  // the compute stream still reads (stream-ordered reuse): the copy waits for that point. The
+  // compute stream waits for the copy before the consumer's work, and the host for the copy alone
+  // before `host_src` may go.
+  ScopedEvent reusable(plugin_device_.get());
   ScopedEvent copied(plugin_device_.get());
+  RETURN_IF_ERROR(reusable.Create());
   RETURN_IF_ERROR(copied.Create());
+  RETURN_IF_ERROR(plugin_device_->RecordEvent(reusable.get(), compute_stream_));
+  RETURN_IF_ERROR(plugin_device_->StreamWaitEvent(host_to_device_stream_, reusable.get()));
   RETURN_IF_ERROR(plugin_device_->MemcpyHostToDevice(dst->data(), host_src.data(),
                                                      host_src.TotalBytes(),
                                                      host_to_device_stream_));
-  RETURN_IF_ERROR(plugin_device_->RecordEvent(copied.get(), host_to_device_stream_));
-  RETURN_IF_ERROR(plugin_device_->StreamWaitEvent(compute_stream_, copied.get()));
-  return plugin_device_->SynchronizeEvent(copied.get());
+  return FinishCopy(host_to_device_stream_, copied.get(), /*then_wait=*/compute_stream_);
+}
+
+absl::Status Device::FinishCopy(TSR_Stream* copy_stream, TSR_Event* copied,
+                                TSR_Stream* then_wait) {
+  absl::Status status = plugin_device_->RecordEvent(copied, copy_stream);
+  if (status.ok() && then_wait != nullptr) {
+    status = plugin_device_->StreamWaitEvent(then_wait, copied);
+  }
+  if (status.ok()) status = plugin_device_->SynchronizeEvent(copied);
+  if (!status.ok()) {
+    // The copy is queued and reads or writes memory the caller frees once this returns: wait
+    // for the whole copy stream before reporting the error.
+    plugin_device_->StreamSynchronize(copy_stream).IgnoreError();
+  }
+  return status;
 }
 
 absl::Status Device::CopyToHost(const Tensor& src, Tensor* host_dst) {
@@ -176,8 +195,7 @@ absl::Status Device::CopyToHost(const Tensor& src, Tensor* host_dst) {
   RETURN_IF_ERROR(plugin_device_->StreamWaitEvent(device_to_host_stream_, produced.get()));
   RETURN_IF_ERROR(plugin_device_->MemcpyDeviceToHost(host_dst->data(), src.data(),
                                                      src.TotalBytes(), device_to_host_stream_));
-  RETURN_IF_ERROR(plugin_device_->RecordEvent(copied.get(), device_to_host_stream_));
-  return plugin_device_->SynchronizeEvent(copied.get());
+  return FinishCopy(device_to_host_stream_, copied.get(), /*then_wait=*/nullptr);
 }
 
 absl::Status Device::Synchronize() {

@@ -72,6 +72,11 @@ class Device {
   uint32_t flags_;
   std::string plugin_name_;
   uint64_t incarnation_;
+  // After a copy was queued on `copy_stream`: records `copied` there, makes `then_wait` (if any)
+  // wait for it, and waits on the host for it; on any failure waits for the whole copy stream
+  // before returning the error, so the caller may free the copy's memory.
+  absl::Status FinishCopy(TSR_Stream* copy_stream, TSR_Event* copied, TSR_Stream* then_wait);
+
   std::unique_ptr<PluginDevice> plugin_device_;
   std::unique_ptr<Allocator> allocator_;
   TSR_Stream* compute_stream_ = nullptr;

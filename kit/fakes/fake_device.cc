@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "tessera/sdk/host_api.h"
 
@@ -124,7 +126,15 @@ TSR_Status* Free(TSR_Device* device, const TSR_Memory_Free_Args* args) {
         .Release();
   }
   if (device->type->defect == Defect::kLeaks) {
-    device->allocations.erase(it);  // forgotten, never released, still counted: the defect
+    // Forgotten, never released, still counted: the defect. Kept in a process-wide list so that
+    // LeakSanitizer does not report the fake's intended leak as the host's.
+    static std::mutex* leaked_mutex = new std::mutex;
+    static auto* leaked = new std::vector<void*>;
+    {
+      std::lock_guard<std::mutex> leaked_lock(*leaked_mutex);
+      leaked->push_back(it->first);
+    }
+    device->allocations.erase(it);
     return nullptr;
   }
   std::free(it->first);
@@ -159,8 +169,23 @@ TSR_Status* CopyToHost(TSR_Device* device, TSR_Stream* stream, void* dst, const 
 
 sdk::Status RegisterFakeDevice(TSR_Registrar* registrar, const char* device_type, Defect defect,
                                bool host_memory) {
-  // Lives until the process exits: the host keeps user_data as long as the plugin is loaded.
-  auto* state = new TypeState{device_type, defect};
+  // Lives until the process exits: the host keeps user_data as long as the plugin is loaded. One
+  // per (type, defect): Init runs again for every registry the process creates.
+  static std::mutex* states_mutex = new std::mutex;
+  static auto* states = new std::vector<std::unique_ptr<TypeState>>;
+  TypeState* state = nullptr;
+  {
+    std::lock_guard<std::mutex> states_lock(*states_mutex);
+    for (const auto& existing : *states) {
+      if (existing->defect == defect && std::string(existing->device_type) == device_type) {
+        state = existing.get();
+      }
+    }
+    if (state == nullptr) {
+      states->push_back(std::make_unique<TypeState>(TypeState{device_type, defect}));
+      state = states->back().get();
+    }
+  }
   TSR_DeviceTypeRegistration registration{};
   registration.struct_size = sizeof(registration);
   registration.device_type = device_type;

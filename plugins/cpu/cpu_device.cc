@@ -164,8 +164,15 @@ TSR_Status* AllocateMemory(TSR_Device* device, TSR_Memory_Allocate_Args* args) {
 TSR_Status* FreeMemory(TSR_Device* device, const TSR_Memory_Free_Args* args) {
   void* ptr = args->ptr;
   if (ptr == nullptr) return nullptr;
+  if (args->kind != TSR_MEMORY_KIND_DEVICE) {
+    return sdk::InvalidArgument("Memory_Free on CPU:", device->ordinal, ": memory kind ",
+                                args->kind, ", but the CPU device allocates only device memory "
+                                "(kind ", TSR_MEMORY_KIND_DEVICE, "); it was not freed")
+        .Release();
+  }
   BlockTag* tag = reinterpret_cast<uintptr_t>(ptr) % kMemoryAlignment == 0 ? TagOf(ptr) : nullptr;
-  if (tag == nullptr || tag->check != (kTagMagic ^ reinterpret_cast<uintptr_t>(ptr))) {
+  const uint64_t live = kTagMagic ^ reinterpret_cast<uintptr_t>(ptr);
+  if (tag == nullptr || __atomic_load_n(&tag->check, __ATOMIC_ACQUIRE) != live) {
     return sdk::InvalidArgument("Memory_Free on CPU:", device->ordinal, ": ", ptr,
                                 " is not memory the CPU device handed out (or it was freed "
                                 "already)")
@@ -178,7 +185,14 @@ TSR_Status* FreeMemory(TSR_Device* device, const TSR_Memory_Free_Args* args) {
         .Release();
   }
   const size_t header = tag->header;
-  tag->check = 0;
+  // Claims the block: of two frees racing for it, one wins and the other is refused.
+  uint64_t expected = live;
+  if (!__atomic_compare_exchange_n(&tag->check, &expected, 0, false, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    return sdk::InvalidArgument("Memory_Free on CPU:", device->ordinal, ": ", ptr,
+                                " was freed already")
+        .Release();
+  }
   Counters().in_use.fetch_sub(static_cast<int64_t>(args->size), std::memory_order_relaxed);
   Memory().Free(static_cast<unsigned char*>(ptr) - header, args->size + header);
   return nullptr;

@@ -79,17 +79,25 @@ TSR_Status* AllocateMemory(TSR_Device* device, TSR_Memory_Allocate_Args* args) {
   return device->memory.Allocate(args->size, args->alignment, &args->ptr).Release();
 }
 
-// Frees are ordered after the work already queued on the compute stream, which may still read
-// the memory (the host frees a kernel's inputs once the kernel has returned).
+// The block leaves the allocation table at once (a second free of it is refused here), and goes
+// back to the system after the work already queued on the compute stream, which may still read it
+// (the host frees a kernel's inputs once the kernel has returned).
 TSR_Status* FreeMemory(TSR_Device* device, const TSR_Memory_Free_Args* args) {
   if (args->ptr == nullptr) return nullptr;
-  sdk::Status valid = device->memory.CheckFree(args->ptr, args->size);
-  if (!valid.ok()) return valid.Release();
+  if (args->kind != TSR_MEMORY_KIND_DEVICE) {
+    return sdk::InvalidArgument("Memory_Free on ", device->name, ": memory kind ", args->kind,
+                                ", but the device allocates only device memory (kind ",
+                                TSR_MEMORY_KIND_DEVICE, ")")
+        .Release();
+  }
+  sdk::Status released = device->memory.Release(args->ptr, args->size);
+  if (!released.ok()) return released.Release();
   std::lock_guard<std::mutex> lock(device->stream_mu);
   void* ptr = args->ptr;
-  const size_t size = args->size;
-  return RunOn(device->compute_stream,
-               [device, ptr, size] { return device->memory.Free(ptr, size); })
+  return RunOn(device->compute_stream, [ptr] {
+           DeviceMemory::ReturnBlock(ptr);
+           return sdk::OkStatus();
+         })
       .Release();
 }
 

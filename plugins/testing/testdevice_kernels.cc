@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -85,22 +86,24 @@ class ConstKernel : public sdk::Kernel {
     }
     // The attribute is plain host memory; the device gets it scrambled.
     const auto* bytes = static_cast<const char*>(value.raw_data());
-    if (expected != 0) bytes_.assign(bytes, bytes + expected);
+    bytes_ = std::make_shared<const std::vector<char>>(bytes, bytes + expected);
   }
 
   Status Compute(KernelContext& ctx) override {
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape_, &out));
     void* dst = out.raw_data();
-    return RunOn(ctx.stream(), [this, dst] {
-      ScrambleCopy(dst, bytes_.data(), bytes_.size());
+    // The queued copy may run after this kernel is gone (a plan that fails after computing its
+    // constants): it holds the bytes itself.
+    return RunOn(ctx.stream(), [bytes = bytes_, dst] {
+      ScrambleCopy(dst, bytes->data(), bytes->size());
       return sdk::OkStatus();
     });
   }
 
  private:
   Shape shape_;
-  std::vector<char> bytes_;
+  std::shared_ptr<const std::vector<char>> bytes_ = std::make_shared<const std::vector<char>>();
 };
 
 class IdentityKernel : public sdk::Kernel {

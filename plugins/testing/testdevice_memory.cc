@@ -106,31 +106,12 @@ sdk::Status DeviceMemory::Allocate(size_t size, size_t alignment, void** ptr) {
 }
 
 sdk::Status DeviceMemory::Free(void* ptr, size_t size) {
-  if (ptr == nullptr) return sdk::OkStatus();
-  size_t allocated = 0;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == allocations_.end()) {
-      return sdk::InvalidArgument("Memory_Free on ", device_name_, ": pointer ", ptr, " (size ",
-                                  size, ") was not allocated by this device or was already freed");
-    }
-    allocated = it->second;
-    allocations_.erase(it);
-    stats_.bytes_in_use -= static_cast<int64_t>(allocated);
-  }
-  // The error names the pointer, so it is written before the block is released.
-  sdk::Status status = sdk::OkStatus();
-  if (allocated != size) {
-    status = sdk::InvalidArgument("Memory_Free on ", device_name_, ": pointer ", ptr,
-                                  " freed with size ", size, ", but it was allocated with ",
-                                  allocated, " bytes");
-  }
-  std::free(ptr);
-  return status;
+  TESSERA_SDK_RETURN_IF_ERROR(Release(ptr, size));
+  ReturnBlock(ptr);
+  return sdk::OkStatus();
 }
 
-sdk::Status DeviceMemory::CheckFree(const void* ptr, size_t size) const {
+sdk::Status DeviceMemory::Release(void* ptr, size_t size) {
   if (ptr == nullptr) return sdk::OkStatus();
   std::lock_guard<std::mutex> lock(mu_);
   auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
@@ -143,8 +124,12 @@ sdk::Status DeviceMemory::CheckFree(const void* ptr, size_t size) const {
                                 " freed with size ", size, ", but it was allocated with ",
                                 it->second, " bytes");
   }
+  allocations_.erase(it);
+  stats_.bytes_in_use -= static_cast<int64_t>(size);
   return sdk::OkStatus();
 }
+
+void DeviceMemory::ReturnBlock(void* ptr) { std::free(ptr); }
 
 DeviceMemory::Stats DeviceMemory::stats() const {
   std::lock_guard<std::mutex> lock(mu_);

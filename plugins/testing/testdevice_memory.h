@@ -65,8 +65,12 @@ class DeviceMemory {
   // allocate (or already freed); INVALID_ARGUMENT after freeing for a size that differs from the
   // allocation's. NULL is a no-op.
   sdk::Status Free(void* ptr, size_t size);
-  // What Free would answer, without freeing (for frees deferred until a stream passes them).
-  sdk::Status CheckFree(const void* ptr, size_t size) const;
+  // Free's checks and bookkeeping, in one step, without returning the block to the system: the
+  // caller does that (ReturnBlock) once the device's queued work is past it. INVALID_ARGUMENT,
+  // leaving everything alone, for a pointer this device did not allocate (or released already) or
+  // a size that differs from the allocation's.
+  sdk::Status Release(void* ptr, size_t size);
+  static void ReturnBlock(void* ptr);
 
   struct Stats {
     int64_t bytes_in_use = 0;

@@ -61,11 +61,11 @@ void TSR_Stream::Run() {
 }
 
 void TSR_Event::Record(TSR_Stream* stream) {
-  uint64_t recording;
-  {
-    std::lock_guard<std::mutex> lock(state_->mu);
-    recording = ++state_->recorded;
-  }
+  // The count and the queued item go together (under the event's lock): a wait that reads the
+  // new count is always queued after the item that passes it. Lock order: event, then stream;
+  // the stream's thread takes the event's lock only while it holds no lock of its own.
+  std::lock_guard<std::mutex> lock(state_->mu);
+  const uint64_t recording = state_->recorded + 1;
   stream->Enqueue([state = state_, stream, recording]() -> tessera::sdk::Status {
     tessera::sdk::Status error = stream->error();
     {
@@ -80,6 +80,7 @@ void TSR_Event::Record(TSR_Stream* stream) {
     state->changed.notify_all();
     return tessera::sdk::OkStatus();
   });
+  state_->recorded = recording;  // after Enqueue: a failed Enqueue leaves nothing to wait for
 }
 
 bool TSR_Event::Complete() const {
@@ -103,12 +104,14 @@ tessera::sdk::Status TSR_Event::Wait() const {
 }
 
 void TSR_Event::MakeWait(TSR_Stream* stream) const {
-  uint64_t target;
-  {
-    std::lock_guard<std::mutex> lock(state_->mu);
-    target = state_->recorded;
-  }
+  std::lock_guard<std::mutex> lock(state_->mu);
+  const uint64_t target = state_->recorded;
   stream->Enqueue([state = state_, target] { return WaitFor(*state, target); });
+}
+
+tessera::sdk::Status TSR_Event::Error() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return tessera::sdk::MakeStatus(state_->error_code, state_->error_message);
 }
 
 bool TSR_Event::CompletedAt(std::chrono::steady_clock::time_point* when) const {
@@ -196,9 +199,10 @@ TSR_Status* RecordEvent(TSR_Device* device, TSR_Event* event, TSR_Stream* stream
   return nullptr;
 }
 
+// Never blocks; once the point has passed, the recording stream's error by then (if any).
 TSR_Status* QueryEvent(TSR_Device* /*device*/, TSR_Event* event, bool* complete) {
   *complete = event->Complete();
-  return nullptr;
+  return *complete ? event->Error().Release() : nullptr;
 }
 
 TSR_Status* SynchronizeEvent(TSR_Device* /*device*/, TSR_Event* event) {

@@ -62,6 +62,8 @@ struct TSR_Event {
   tessera::sdk::Status Wait() const;
   // Makes `stream` wait, before what it runs next, for the point recorded last before this call.
   void MakeWait(TSR_Stream* stream) const;
+  // The recording stream's first error as of the last point that passed (OK when none).
+  tessera::sdk::Status Error() const;
   // When the last recorded point passed; false when it has not yet.
   bool CompletedAt(std::chrono::steady_clock::time_point* when) const;
 

@@ -15,7 +15,9 @@
 #include "host/executor/executor.h"
 #include "host/framework/tensor_proto_util.h"
 #include "host/graph/graph.h"
+#include "host/runtime/device_manager.h"
 #include "host/session/environment.h"
+#include "registry/device_handle.h"
 
 namespace tessera {
 namespace {
@@ -67,9 +69,9 @@ struct OpRun {
   bool raw_inputs = false;        // pass the host tensors to the kernel as they are
 };
 
-// Runs `run.op` on TESTDEV and returns host copies of its outputs; fails when an output is not in
-// device memory.
-absl::StatusOr<std::vector<Tensor>> RunOnTestDevice(const OpRun& run) {
+// Runs `run.op` on TESTDEV (`device`, or Env()'s TESTDEV:<ordinal>) and returns host copies of
+// its outputs; fails when an output is not in device memory.
+absl::StatusOr<std::vector<Tensor>> RunOnTestDevice(const OpRun& run, Device* device = nullptr) {
   tensorflow::GraphDef def;
   tensorflow::NodeDef* node = nullptr;
   for (size_t i = 0; i < run.inputs.size(); ++i) {
@@ -93,7 +95,7 @@ absl::StatusOr<std::vector<Tensor>> RunOnTestDevice(const OpRun& run) {
     (*retval->mutable_attr())["index"] = IntAttr(static_cast<int64_t>(o));
   }
   ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(def, Env().ops()));
-  Device* device = Env().devices().FindDevice(absl::StrCat("TESTDEV:", run.ordinal));
+  if (device == nullptr) device = Env().devices().FindDevice(absl::StrCat("TESTDEV:", run.ordinal));
   if (device == nullptr) return absl::NotFoundError("no TESTDEV device");
   ExecutorParams params;
   params.device = device;
@@ -272,6 +274,43 @@ TEST(TestDeviceKernelsTest, ComparisonsGiveBoolInDeviceMemory) {
   ASSERT_TRUE(greater64.ok()) << greater64.status();
   EXPECT_EQ((*greater64)[0].shape(), (TensorShape{2, 2}));
   EXPECT_THAT(Values<bool>((*greater64)[0]), ElementsAre(true, true, false, true));
+}
+
+// TESTDEV runs every stream on a thread of its own; with stream_delay_us each queued item (a
+// kernel's work, a copy, a free) waits 2 ms first. A host that read an output before the kernel's
+// work ran, or freed an input it still reads, would see stale bytes here every time.
+TEST(TestDeviceKernelsTest, SlowStreamsStillGiveTheRightValues) {
+  DeviceManagerOptions options;
+  options.device_count = {{"TESTDEV", 1}};
+  options.device_options = {{"stream_delay_us", "2000"}};
+  std::vector<DeviceTypeSpec> types;
+  for (const DeviceTypeSpec& spec : Env().plugins().device_types()) {
+    if (spec.device_type == "TESTDEV") types.push_back(spec);
+  }
+  absl::StatusOr<std::unique_ptr<DeviceManager>> slow = DeviceManager::Create(types, options);
+  ASSERT_TRUE(slow.ok()) << slow.status();
+  Device* device = (*slow)->FindDevice("TESTDEV:0");
+  ASSERT_NE(device, nullptr);
+  ASSERT_NE(device->compute_stream(), nullptr);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    OpRun run = Binary("AddV2", Make<float>({2, 2}, {1, 2, 3, 4}), Make<float>({2}, {10, 20}),
+                       TSR_DTYPE_FLOAT);
+    absl::StatusOr<std::vector<Tensor>> added = RunOnTestDevice(run, device);
+    ASSERT_TRUE(added.ok()) << added.status();
+    EXPECT_EQ(Values<float>((*added)[0]), (std::vector<float>{11, 22, 13, 24}));
+    OpRun matmul;
+    matmul.op = "MatMul";
+    matmul.attrs["T"] = TypeAttr(TSR_DTYPE_FLOAT);
+    matmul.inputs = {Make<float>({2, 3}, {1, 2, 3, 4, 5, 6}),
+                     Make<float>({3, 2}, {1, 0, 0, 1, 1, 1})};
+    matmul.outputs = {TSR_DTYPE_FLOAT};
+    absl::StatusOr<std::vector<Tensor>> product = RunOnTestDevice(matmul, device);
+    ASSERT_TRUE(product.ok()) << product.status();
+    EXPECT_EQ(Values<float>((*product)[0]), (std::vector<float>{4, 5, 10, 11}));
+  }
+  absl::StatusOr<DeviceMemoryStats> stats = device->plugin_device()->MemoryStats();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->bytes_in_use, 0);  // every tensor of the runs was freed
 }
 
 TEST(TestDeviceKernelsTest, HostMemoryHandedToADeviceKernelIsRefused) {

@@ -6,18 +6,18 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
+#include <memory>
 
 #include "host/runtime/packed_strings.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const int64_t count = data[0];
-  // A copy of exactly the buffer's bytes, 8-byte aligned as the host's buffers are, so that
-  // AddressSanitizer sees any read past its end.
-  std::vector<uint64_t> storage((size - 1 + 7) / 8 + 1);
-  unsigned char* buffer = reinterpret_cast<unsigned char*>(storage.data());
-  std::memcpy(buffer, data + 1, size - 1);
+  // A heap copy of exactly the buffer's bytes (operator new[] aligns to 16, as the host's buffers
+  // are aligned to 8 at least), so that AddressSanitizer sees any read past its end.
+  std::unique_ptr<unsigned char[]> copy(new unsigned char[size - 1]);
+  unsigned char* buffer = copy.get();
+  if (size > 1) std::memcpy(buffer, data + 1, size - 1);
   absl::StatusOr<tessera::Tensor> strings =
       tessera::UnpackStrings(tessera::TensorShape{count}, buffer, size - 1);
   if (!strings.ok()) {
@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (strings->NumElements() != count || tessera::PackedStringsSize(*strings) != size - 1) {
     std::abort();
   }
-  std::vector<uint64_t> again(storage.size());
-  tessera::PackStrings(*strings, again.data());
-  if (std::memcmp(again.data(), buffer, size - 1) != 0) std::abort();
+  std::unique_ptr<uint64_t[]> again(new uint64_t[(size - 1 + 7) / 8 + 1]);
+  tessera::PackStrings(*strings, again.get());
+  if (std::memcmp(again.get(), buffer, size - 1) != 0) std::abort();
   return 0;
 }

@@ -183,7 +183,16 @@ TEST(CpuPluginSmokeTest, FreeRefusesPointersItDidNotHandOutAndWrongSizes) {
   EXPECT_THAT(message, HasSubstr("is not memory the CPU device handed out"));
   EXPECT_EQ(FakeHost::Code(Free(device, ptr, 255), &message), TSR_CODE_INVALID_ARGUMENT);
   EXPECT_THAT(message, HasSubstr("holds 256 bytes but is freed as 255 bytes; it was not freed"));
+  TSR_Memory_Free_Args pinned{};
+  pinned.struct_size = sizeof(pinned);
+  pinned.ptr = ptr;
+  pinned.size = 256;
+  pinned.kind = TSR_MEMORY_KIND_HOST_PINNED;
+  EXPECT_EQ(FakeHost::Code(r.Memory_Free(device, &pinned), &message), TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("memory kind 1, but the CPU device allocates only device memory"));
   EXPECT_EQ(FakeHost::Code(Free(device, ptr, 256), nullptr), TSR_CODE_OK);
+  EXPECT_EQ(FakeHost::Code(Free(device, ptr, 256), &message), TSR_CODE_INVALID_ARGUMENT);
+  EXPECT_THAT(message, HasSubstr("or it was freed already"));
   r.Device_Destroy(device);
 }
 

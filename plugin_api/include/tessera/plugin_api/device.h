@@ -130,8 +130,8 @@ typedef struct TSR_Stream_Create_Args {
  *    that could run before the enqueued work completes: reusing it only for work on the same
  *    compute stream (stream-ordered reuse) or deferring the release until the stream passes the
  *    free are both correct.
- *  - Errors of enqueued work surface from the next Event_Synchronize, Event_Query or
- *    Stream_Synchronize of that stream.
+ *  - Errors of queued work surface from the next Event_Synchronize/Query or Stream_Synchronize;
+ *    Event_Destroy may come while queued work still records or waits on the event (keep it).
  * Without streams, the stream arguments are NULL and every call completes before it returns. */
 typedef struct TSR_DeviceTypeRegistration {
   size_t struct_size;

@@ -45,8 +45,8 @@ typedef struct TSR_FuncAttr {
 } TSR_FuncAttr;
 
 /* One attribute value, of any of TensorFlow's attribute kinds. Only the members that `type` names
- * are meaningful; an empty list has list_size 0 and the type the op declares (LIST_INT when the
- * node's list records no element type and the op is unknown). Every pointer is borrowed: when the host fills a TSR_AttrValue, the pointers stay valid for as long as the call
+ * are meaningful; an empty list has list_size 0 and reads as LIST_INT, whatever the op declares
+ * (a node's empty list records no element type). Every pointer is borrowed: when the host fills a TSR_AttrValue, the pointers stay valid for as long as the call
  * that produced it says (kernel create: until create returns; shape function: until it returns).
  * When a plugin fills one (an op attribute's default), the host copies it during the call. */
 typedef struct TSR_AttrValue {
