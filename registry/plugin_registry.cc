@@ -176,7 +176,9 @@ void PluginRegistry::RankDeviceTypes() {
                          ? "ranks higher"
                          : absl::StrCat("is preferred by ", winner->preferred_by));
   }
-  for (const auto& [device_type, preferred] : policy_.preferred_providers) {
+  for (const auto& entry : policy_.preferred_providers) {
+    const std::string& device_type = entry.first;  // a plain name: lambdas may capture it
+    const auto& preferred = entry.second;
     const std::string& plugin = preferred.plugin;
     const bool provides =
         std::any_of(device_types_.begin(), device_types_.end(), [&](const DeviceTypeSpec& spec) {
