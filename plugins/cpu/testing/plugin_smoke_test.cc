@@ -190,9 +190,9 @@ TEST(CpuPluginSmokeTest, FreeRefusesPointersItDidNotHandOutAndWrongSizes) {
   pinned.kind = TSR_MEMORY_KIND_HOST_PINNED;
   EXPECT_EQ(FakeHost::Code(r.Memory_Free(device, &pinned), &message), TSR_CODE_INVALID_ARGUMENT);
   EXPECT_THAT(message, HasSubstr("memory kind 1, but the CPU device allocates only device memory"));
+  // (A second free is not tried: the block's memory is gone, and reading its tag would be a
+  // use after free; the tag catches a second free only while the block is still mapped.)
   EXPECT_EQ(FakeHost::Code(Free(device, ptr, 256), nullptr), TSR_CODE_OK);
-  EXPECT_EQ(FakeHost::Code(Free(device, ptr, 256), &message), TSR_CODE_INVALID_ARGUMENT);
-  EXPECT_THAT(message, HasSubstr("or it was freed already"));
   r.Device_Destroy(device);
 }
 
