@@ -53,7 +53,10 @@ if [[ ! -x $prefix/bin/tessera-plugin-check ]]; then
   echo "sdk: tessera-plugin-check is not installed in $prefix/bin" >&2
   exit 1
 fi
-(cd "$plugin_build" && ctest -N) | grep -q "template_plugin_check" || {
+# The listing is read whole first: grep -q would close the pipe early, and pipefail would then
+# count ctest's broken pipe as a failure.
+listed=$(cd "$plugin_build" && ctest -N)
+grep -q "template_plugin_check" <<<"$listed" || {
   echo "sdk: the template did not add its kit test template_plugin_check" >&2
   exit 1
 }
