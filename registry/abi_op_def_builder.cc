@@ -140,11 +140,7 @@ absl::StatusOr<OpAttrSpec> MakeAttr(const TSR_OpDefBuilder& builder, const TSR_O
       spec.allowed_types.push_back(static_cast<TSR_DataType>(raw));
     }
   }
-  const bool takes_minimum = spec.type == TSR_ATTR_TYPE_INT ||
-                             (spec.type >= TSR_ATTR_TYPE_LIST_STRING &&
-                              spec.type <= TSR_ATTR_TYPE_LIST_SHAPE) ||
-                             spec.type == TSR_ATTR_TYPE_LIST_TENSOR ||
-                             spec.type == TSR_ATTR_TYPE_LIST_FUNC;
+  const bool takes_minimum = spec.type == TSR_ATTR_TYPE_INT || IsListAttrType(spec.type);
   if (attr->has_minimum && !takes_minimum) {
     return absl::InvalidArgumentError(
         absl::StrCat(named, ": a minimum is given for an attr of type ", AttrTypeName(spec.type),

@@ -67,11 +67,6 @@ absl::Status RequireTogether(absl::string_view what, std::initializer_list<Slot>
   return absl::OkStatus();
 }
 
-bool IsListType(TSR_AttrType type) {
-  return (type >= TSR_ATTR_TYPE_LIST_STRING && type <= TSR_ATTR_TYPE_LIST_SHAPE) ||
-         type == TSR_ATTR_TYPE_LIST_TENSOR || type == TSR_ATTR_TYPE_LIST_FUNC;
-}
-
 // Longest extension list a registration may have (a longer one is taken for a cycle).
 constexpr int kMaxExtensions = 64;
 
@@ -161,6 +156,11 @@ absl::StatusOr<DeviceTypeSpec> MakeDeviceTypeSpec(const TSR_DeviceTypeRegistrati
   return spec;
 }
 
+bool IsListAttrType(TSR_AttrType type) {
+  return (type >= TSR_ATTR_TYPE_LIST_STRING && type <= TSR_ATTR_TYPE_LIST_SHAPE) ||
+         type == TSR_ATTR_TYPE_LIST_TENSOR || type == TSR_ATTR_TYPE_LIST_FUNC;
+}
+
 const char* AttrTypeName(TSR_AttrType type) {
   switch (type) {
     case TSR_ATTR_TYPE_UNSPECIFIED:
@@ -211,7 +211,7 @@ absl::StatusOr<AttrData> AttrData::FromAbi(const TSR_AttrValue& value) {
   auto null_error = [&](const char* member) {
     return absl::InvalidArgumentError(absl::StrCat(
         "attr value of type ", AttrTypeName(data.type), ": '", member, "' is NULL but ",
-        IsListType(data.type) ? "list_size" : "size", " is nonzero"));
+        IsListAttrType(data.type) ? "list_size" : "size", " is nonzero"));
   };
   auto bad_dtype = [&](int raw) {
     return absl::InvalidArgumentError(

@@ -107,6 +107,8 @@ struct AttrData {
 
 // Name of an attribute type as TensorFlow spells it: "int", "list(type)", ...
 const char* AttrTypeName(TSR_AttrType type);
+// True for the list(...) attr types.
+bool IsListAttrType(TSR_AttrType type);
 
 struct OpArgSpec {
   std::string name;

@@ -25,44 +25,11 @@ struct TSR_ShapeContext {
 namespace tessera {
 namespace {
 
+// TensorFlow's spelling of an attr type (registry/specs.h), or nullptr for a value that names
+// no type (unspecified, or out of range).
 const char* AttrTypeString(TSR_AttrType type) {
-  switch (type) {
-    case TSR_ATTR_TYPE_STRING:
-      return "string";
-    case TSR_ATTR_TYPE_INT:
-      return "int";
-    case TSR_ATTR_TYPE_FLOAT:
-      return "float";
-    case TSR_ATTR_TYPE_BOOL:
-      return "bool";
-    case TSR_ATTR_TYPE_TYPE:
-      return "type";
-    case TSR_ATTR_TYPE_SHAPE:
-      return "shape";
-    case TSR_ATTR_TYPE_TENSOR:
-      return "tensor";
-    case TSR_ATTR_TYPE_LIST_STRING:
-      return "list(string)";
-    case TSR_ATTR_TYPE_LIST_INT:
-      return "list(int)";
-    case TSR_ATTR_TYPE_LIST_FLOAT:
-      return "list(float)";
-    case TSR_ATTR_TYPE_LIST_BOOL:
-      return "list(bool)";
-    case TSR_ATTR_TYPE_LIST_TYPE:
-      return "list(type)";
-    case TSR_ATTR_TYPE_LIST_SHAPE:
-      return "list(shape)";
-    case TSR_ATTR_TYPE_FUNC:
-      return "func";
-    case TSR_ATTR_TYPE_LIST_TENSOR:
-      return "list(tensor)";
-    case TSR_ATTR_TYPE_LIST_FUNC:
-      return "list(func)";
-    case TSR_ATTR_TYPE_UNSPECIFIED:
-      break;
-  }
-  return nullptr;
+  if (type <= TSR_ATTR_TYPE_UNSPECIFIED || type > TSR_ATTR_TYPE_LIST_FUNC) return nullptr;
+  return AttrTypeName(type);
 }
 
 absl::StatusOr<tensorflow::AttrValue> AttrValueFromData(const AttrData& data) {
