@@ -9,7 +9,7 @@ packages=(
   build-essential     # gcc, g++, make; binutils' nm for the plugin symbol test
   cmake ninja-build   # the build (scripts/build.sh)
   ccache              # find_program(ccache): compiler cache
-  pkg-config          # pkg_check_modules: grpc++ (without the CMake package), openblas
+  pkg-config          # pkg_check_modules: grpc++ (without the CMake package), openblas, ucx
   protobuf-compiler libprotobuf-dev  # find_package(Protobuf), protoc for host/**/proto
   libabsl-dev         # find_package(absl)
   libeigen3-dev       # find_package(Eigen3): the CPU plugin's kernels
@@ -24,6 +24,7 @@ packages=(
   zlib1g-dev          # find_package(ZLIB): the digits data (examples/, bench/)
   libgrpc++-dev       # gRPC (CMake package or pkg-config grpc++): the grpc transport plugin
   protobuf-compiler-grpc  # /usr/bin/grpc_cpp_plugin, without which gRPC's CMake package fails
+  libucx-dev          # pkg_check_modules(ucx): the rdma transport plugin (UCX 1.13)
   python3 python3-numpy   # the .npy cross-checks (npy_test) and the testdata generators
   openssl             # kit/tls/make_test_certs.sh, integration tests' TLS
   clang libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer targets

@@ -354,8 +354,13 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
     run->step->deadline =
         std::min(run->step->deadline, Clock::now() + std::chrono::milliseconds(timeout_ms + 1000));
   }
-  if (run->args.timeout_ms() > 0)
-    run->step->rendezvous->set_pull_timeout_ms(std::min(run->args.timeout_ms(), kMaxTimeoutMs));
+  // Pulls wait as long as the step's worker-side deadline: the master's own deadline, a little
+  // earlier, is what ends a step that runs too long (and names it so); a pull's deadline only
+  // holds when the master is gone. Were both equal, whichever fired first would name the failure.
+  if (run->args.timeout_ms() > 0) {
+    run->step->rendezvous->set_pull_timeout_ms(
+        std::min(run->args.timeout_ms(), kMaxTimeoutMs) + 1000);
+  }
   ThreadPool* pool = env_->inter_op_pool();
   BeginWork();
   pool->Schedule([this, run, pool] {

@@ -43,6 +43,11 @@ Error Engine::Get(Engine** engine) {
 }
 
 Error Engine::Start() {
+  // A restarted task binds its port again at once, as the grpc transport's servers do, even while
+  // connections of its previous life linger in TIME_WAIT (a port another server listens on is
+  // still refused). UCX reads this one only from the environment (ucp_config_modify does not
+  // reach its connection managers), so it is set there, once, unless the user set it.
+  setenv("UCX_CM_REUSEADDR", "y", /*overwrite=*/0);
   ucp_config_t* config = nullptr;
   ucs_status_t status = ucp_config_read(nullptr, nullptr, &config);
   if (status != UCS_OK) return UcxError("reading UCX's configuration", status);

@@ -293,7 +293,10 @@ TEST_P(DistributedIntegrationTest, AWorkerKilledMidStepFailsTheStepAndRecoversAf
   // step's own timeout.
   EXPECT_LT(step_end - kill_time, absl::Milliseconds(kStepTimeoutMs / 2));
 
-  ASSERT_TRUE(cluster_->Restart("worker", 1).ok());
+  {
+    absl::Status restarted = cluster_->Restart("worker", 1);
+    ASSERT_TRUE(restarted.ok()) << restarted;
+  }
   absl::Status status = (*session)->Run({}, {"c"}, {}, &out);
   ASSERT_TRUE(status.ok()) << status << "\n" << Logs();
   EXPECT_THAT(out[0].flat<float>(), ElementsAre(7.0f));
@@ -409,7 +412,10 @@ TEST_P(DistributedIntegrationTest, AMasterKilledMidStepHasItsStepCancelledOnTheW
   EXPECT_LT(took, absl::Seconds(3)) << Logs();
   EXPECT_THAT(cluster_->Log("worker", 1),
               HasSubstr("its master no longer waits for it (the master died"));
-  ASSERT_TRUE(cluster_->Restart("worker", 0).ok());
+  {
+    absl::Status restarted = cluster_->Restart("worker", 0);
+    ASSERT_TRUE(restarted.ok()) << restarted;
+  }
 }
 
 // The client (`tessera run` with no timeout, so its call may last the cluster's 60 s) is killed
@@ -565,8 +571,22 @@ TEST_P(DistributedIntegrationTest, TlsClusterServesOnlyClientsWithTheRightCertif
   absl::Status made = MakeCertificates(dir);
   ASSERT_TRUE(made.ok()) << made;
 
-  ASSERT_NO_FATAL_FAILURE(StartCluster({"--tls-cert", dir + "/task.pem", "--tls-key",
-                                        dir + "/task.key", "--tls-ca", dir + "/ca.pem"}));
+  const std::vector<std::string> tls_flags = {"--tls-cert", dir + "/task.pem", "--tls-key",
+                                               dir + "/task.key", "--tls-ca", dir + "/ca.pem"};
+  if (GetParam() != "grpc") {
+    // A transport without TLS refuses the TLS flags when the task starts, naming the option,
+    // rather than serving in the clear.
+    ProcessClusterOptions options;
+    options.tasks_per_job = {{"worker", 1}};
+    options.transport = GetParam();
+    options.extra_flags = tls_flags;
+    absl::StatusOr<std::unique_ptr<ProcessCluster>> refused = ProcessCluster::Start(options);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_THAT(refused.status().message(),
+                HasSubstr(absl::StrCat("the ", GetParam(), " transport has no TLS")));
+    return;
+  }
+  ASSERT_NO_FATAL_FAILURE(StartCluster(tls_flags));
 
   // The right certificates: the step runs on worker 1, so the tasks also talk over TLS.
   SessionOptions trusted = ClientOptions();
@@ -590,7 +610,12 @@ TEST_P(DistributedIntegrationTest, TlsClusterServesOnlyClientsWithTheRightCertif
   EXPECT_THAT(refusal.message(), HasSubstr(cluster_->Address("worker", 0)));
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, DistributedIntegrationTest, ::testing::Values("grpc"),
+INSTANTIATE_TEST_SUITE_P(Transports, DistributedIntegrationTest,
+#ifdef TESSERA_HAVE_RDMA
+                         ::testing::Values("grpc", "rdma"),
+#else
+                         ::testing::Values("grpc"),
+#endif
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });
