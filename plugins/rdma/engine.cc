@@ -1,6 +1,7 @@
 // The engine thread: UCX's context and worker, the task queue, timers and the progress loop.
 #include "plugins/rdma/engine.h"
 
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -13,7 +14,18 @@ namespace tessera::rdma {
 namespace {
 
 // How long the thread keeps polling after the last activity before it sleeps.
-constexpr auto kSpin = std::chrono::microseconds(100);
+// TESSERA_RDMA_POLL_US overrides it (0: sleep as soon as there is nothing to do, which costs a
+// wake-up of tens of microseconds per message but no polling).
+std::chrono::microseconds PollTime() {
+  static const std::chrono::microseconds poll = [] {
+    const char* value = std::getenv("TESSERA_RDMA_POLL_US");
+    if (value == nullptr) return std::chrono::microseconds(100);
+    char* end = nullptr;
+    const long parsed = std::strtol(value, &end, 10);
+    return std::chrono::microseconds(*end == '\0' && parsed >= 0 ? parsed : 100);
+  }();
+  return poll;
+}
 // A peer that vanishes without closing its connection (a dead host, a cut cable) is noticed by
 // UCX's keepalive: the same bound as the grpc transport's pings unless UCX_KEEPALIVE_INTERVAL says
 // otherwise.
@@ -193,7 +205,7 @@ int Engine::FireTimers() {
 }
 
 void Engine::Loop() {
-  Clock::time_point spin_until = Clock::now() + kSpin;
+  Clock::time_point spin_until = Clock::now() + PollTime();
   for (;;) {
     RunTasks();
     bool busy = false;
@@ -204,8 +216,16 @@ void Engine::Loop() {
       if (!tasks_.empty()) busy = true;
     }
     const Clock::time_point now = Clock::now();
-    if (busy) spin_until = now + kSpin;
-    if (now < spin_until) continue;
+    if (busy) {
+      spin_until = now + PollTime();
+      continue;
+    }
+    if (now < spin_until) {
+      // Polling, but a thread this one just woke (the host's waiter of a completion) gets the
+      // core first: on a machine with few cores, that thread is the next step of the exchange.
+      sched_yield();
+      continue;
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (!tasks_.empty()) continue;
@@ -222,7 +242,7 @@ void Engine::Loop() {
       std::lock_guard<std::mutex> lock(mutex_);
       sleeping_ = false;
     }
-    spin_until = Clock::now() + kSpin;
+    spin_until = Clock::now() + PollTime();
   }
 }
 
