@@ -14,6 +14,8 @@ namespace tessera {
 namespace {
 
 constexpr char kSyntax[] = "job=host:port,host:port;job2=host:port";
+constexpr char kJobNameRule[] =
+    "a job name is a lower-case letter, then lower-case letters, digits or '_'";
 
 // TensorFlow's job-name rule: [a-z][a-z0-9_]*.
 bool IsJobName(absl::string_view name) {
@@ -65,6 +67,29 @@ bool IsAddress(absl::string_view address) {
 
 std::string TaskName(absl::string_view job, int task) {
   return absl::StrCat("/job:", job, "/replica:0/task:", task);
+}
+
+// Appends `address` to `tasks` as the next task of `job`, once it is a valid address that no
+// task added before has (`task_by_address`: address -> task name, over all jobs). Parse and
+// FromJobs share it, so that both sources of a cluster follow one set of rules.
+absl::Status AddTask(absl::string_view job, absl::string_view address,
+                     std::vector<std::string>* tasks,
+                     std::map<std::string, std::string>* task_by_address) {
+  int task = static_cast<int>(tasks->size());
+  if (!IsAddress(address)) {
+    return absl::InvalidArgumentError(absl::StrCat("task ", task, " of job '", job,
+                                                   "' has address '", address,
+                                                   "'; expected host:port with a port in "
+                                                   "1..65535"));
+  }
+  std::string name = TaskName(job, task);
+  auto [it, inserted] = task_by_address->emplace(std::string(address), name);
+  if (!inserted) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("address '", address, "' is used by both ", it->second, " and ", name));
+  }
+  tasks->emplace_back(address);
+  return absl::OkStatus();
 }
 
 // The job, replica and task fields at the start of a device or task name.
@@ -136,10 +161,8 @@ absl::StatusOr<ClusterSpec> ClusterSpec::Parse(absl::string_view spec) {
     }
     std::string job(absl::StripAsciiWhitespace(entry.substr(0, eq)));
     if (!IsJobName(job)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("invalid job name '", job, "' in cluster spec entry '", entry,
-                       "'; a job name is a lower-case letter, then lower-case letters, digits "
-                       "or '_'"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "invalid job name '", job, "' in cluster spec entry '", entry, "'; ", kJobNameRule));
     }
     if (cluster.jobs_.count(job) > 0) {
       return absl::InvalidArgumentError(
@@ -153,20 +176,31 @@ absl::StatusOr<ClusterSpec> ClusterSpec::Parse(absl::string_view spec) {
     }
     std::vector<std::string>& addresses = cluster.jobs_[job];
     for (absl::string_view address : absl::StrSplit(tasks, ',')) {
-      address = absl::StripAsciiWhitespace(address);
-      int task = static_cast<int>(addresses.size());
-      if (!IsAddress(address)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("task ", task, " of job '", job, "' has address '", address,
-                         "'; expected host:port with a port in 1..65535"));
-      }
-      std::string name = TaskName(job, task);
-      auto [it, inserted] = task_by_address.emplace(std::string(address), name);
-      if (!inserted) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("address '", address, "' is used by both ", it->second, " and ", name));
-      }
-      addresses.emplace_back(address);
+      absl::Status added =
+          AddTask(job, absl::StripAsciiWhitespace(address), &addresses, &task_by_address);
+      if (!added.ok()) return added;
+    }
+  }
+  return cluster;
+}
+
+absl::StatusOr<ClusterSpec> ClusterSpec::FromJobs(
+    const std::map<std::string, std::vector<std::string>>& jobs) {
+  if (jobs.empty()) return absl::InvalidArgumentError("the cluster has no job");
+  ClusterSpec cluster;
+  std::map<std::string, std::string> task_by_address;
+  for (const auto& [job, addresses] : jobs) {
+    if (!IsJobName(job)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("invalid job name '", job, "'; ", kJobNameRule));
+    }
+    if (addresses.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("job '", job, "' has no task"));
+    }
+    std::vector<std::string>& tasks = cluster.jobs_[job];
+    for (const std::string& address : addresses) {
+      absl::Status added = AddTask(job, address, &tasks, &task_by_address);
+      if (!added.ok()) return added;
     }
   }
   return cluster;

@@ -27,6 +27,12 @@ class ClusterSpec {
   // is not host:port with a port in 1..65535, and one address used by two tasks (addresses are
   // compared as written: "localhost:2222" and "127.0.0.1:2222" are different).
   static absl::StatusOr<ClusterSpec> Parse(absl::string_view spec);
+  // The same cluster from jobs already split (job name -> task addresses in task order), as a
+  // JSON cluster such as TF_CONFIG's gives them; addresses are taken as written (no whitespace
+  // is trimmed). Parse's rules and messages for job names, addresses and an address used twice;
+  // besides, INVALID_ARGUMENT for no job at all and for a job with no task.
+  static absl::StatusOr<ClusterSpec> FromJobs(
+      const std::map<std::string, std::vector<std::string>>& jobs);
 
   // Job name -> task addresses, in task order.
   const std::map<std::string, std::vector<std::string>>& jobs() const { return jobs_; }

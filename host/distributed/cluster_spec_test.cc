@@ -193,5 +193,43 @@ TEST(ClusterSpecParseErrorTest, AddressUsedTwice) {
   EXPECT_EQ(MustParse("worker=localhost:1,127.0.0.1:1").jobs().at("worker").size(), 2u);
 }
 
+// ---- FromJobs --------------------------------------------------------------------------------
+
+using Jobs = std::map<std::string, std::vector<std::string>>;
+
+// The message of a FromJobs error; fails the test unless the code is INVALID_ARGUMENT.
+std::string FromJobsError(const Jobs& jobs) {
+  absl::StatusOr<ClusterSpec> cluster = ClusterSpec::FromJobs(jobs);
+  EXPECT_EQ(cluster.status().code(), absl::StatusCode::kInvalidArgument);
+  return std::string(cluster.status().message());
+}
+
+TEST(ClusterSpecFromJobsTest, GivesTheClusterParseGives) {
+  absl::StatusOr<ClusterSpec> cluster = ClusterSpec::FromJobs(
+      {{"worker", {"localhost:2222", "localhost:2223"}}, {"ps", {"[::1]:2224"}}});
+  ASSERT_TRUE(cluster.ok()) << cluster.status();
+  EXPECT_EQ(cluster->jobs(),
+            MustParse("worker=localhost:2222,localhost:2223;ps=[::1]:2224").jobs());
+  EXPECT_EQ(cluster->TaskNames(), MustParse(cluster->ToString()).TaskNames());
+}
+
+TEST(ClusterSpecFromJobsTest, Errors) {
+  EXPECT_EQ(FromJobsError({}), "the cluster has no job");
+  EXPECT_EQ(FromJobsError({{"Worker", {"a:1"}}}),
+            "invalid job name 'Worker'; a job name is a lower-case letter, then lower-case "
+            "letters, digits or '_'");
+  EXPECT_EQ(FromJobsError({{"worker", {"a:1"}}, {"ps", {}}}), "job 'ps' has no task");
+  // Addresses are taken as written: the spec syntax's separators and whitespace are errors.
+  for (const char* address : {"a", " a:2", "a:2,a:3", "a:2;ps=b:1", ""}) {
+    EXPECT_EQ(FromJobsError({{"worker", {"a:1", address}}}),
+              absl::StrCat("task 1 of job 'worker' has address '", address,
+                           "'; expected host:port with a port in 1..65535"))
+        << address;
+  }
+  EXPECT_EQ(FromJobsError({{"worker", {"a:1", "a:2"}}, {"ps", {"a:2"}}}),
+            "address 'a:2' is used by both /job:ps/replica:0/task:0 and "
+            "/job:worker/replica:0/task:1");
+}
+
 }  // namespace
 }  // namespace tessera

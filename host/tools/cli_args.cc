@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
@@ -18,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
 #include "host/tools/tensor_summary.h"
+#include "host/tools/tf_config.h"
 #include "registry/manifest.h"
 #include "tessera/plugin_api/common.h"
 
@@ -461,13 +463,38 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
   return absl::OkStatus();
 }
 
-// Checks what only the whole command line can tell: required options, --job and --task against
-// the cluster, and the TLS options given together.
-absl::Status CheckServe(const ServeArgs& serve, bool has_cluster) {
-  if (!has_cluster) {
+// Which of the cluster, the job and the task the command line gave.
+struct ServeGiven {
+  bool cluster = false;
+  bool job = false;
+  bool task = false;
+};
+
+// Fills the cluster, job and task that the command line did not give from TF_CONFIG, when it is
+// set. TF_CONFIG is then checked whole, even the parts that options replace: a broken TF_CONFIG
+// is reported rather than half used.
+absl::Status ApplyTfConfig(const CliEnvironment& environment, const ServeGiven& given,
+                           ServeArgs* serve) {
+  if (environment.tf_config.empty() || (given.cluster && given.job && given.task)) {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<TfConfig> config = ParseTfConfig(environment.tf_config);
+  if (!config.ok()) return UsageError("serve", config.status().message());
+  if (!given.cluster) serve->cluster = std::move(config->cluster);
+  if (!given.job) serve->job = std::move(config->job);
+  if (!given.task) serve->task = config->task;
+  return absl::OkStatus();
+}
+
+// Checks what only the whole command line can tell: required options, the job and task against
+// the cluster, and the TLS options given together. Each error about the job or the task names
+// where it came from: its option, or TF_CONFIG when it filled it in.
+absl::Status CheckServe(const ServeArgs& serve, const ServeGiven& given, bool has_tf_config) {
+  if (!given.cluster && !has_tf_config) {
     return UsageError("serve",
                       "missing --cluster (e.g. --cluster "
-                      "'worker=localhost:2222,localhost:2223'; see 'tessera serve --help')");
+                      "'worker=localhost:2222,localhost:2223') and TF_CONFIG is not set; see "
+                      "'tessera serve --help'");
   }
   if (serve.job.empty()) {
     return UsageError("serve",
@@ -476,8 +503,10 @@ absl::Status CheckServe(const ServeArgs& serve, bool has_cluster) {
   }
   absl::StatusOr<std::string> address = serve.cluster.TaskAddress(serve.job, serve.task);
   if (!address.ok()) {
-    absl::string_view option = serve.cluster.jobs().count(serve.job) > 0 ? "--task" : "--job";
-    return UsageError("serve", absl::StrCat(option, ": ", address.status().message()));
+    const bool job_is_wrong = serve.cluster.jobs().count(serve.job) == 0;
+    absl::string_view part = job_is_wrong ? (given.job ? "--job" : "TF_CONFIG: task.type")
+                                          : (given.task ? "--task" : "TF_CONFIG: task.index");
+    return UsageError("serve", absl::StrCat(part, ": ", address.status().message()));
   }
   bool has_cert = serve.transport_options.count("tls_cert_file") > 0;
   bool has_key = serve.transport_options.count("tls_key_file") > 0;
@@ -495,10 +524,11 @@ absl::Status CheckServe(const ServeArgs& serve, bool has_cluster) {
   return absl::OkStatus();
 }
 
-absl::Status ParseServe(const std::vector<std::string>& args, CliArgs* out) {
+absl::Status ParseServe(const std::vector<std::string>& args, const CliEnvironment& environment,
+                        CliArgs* out) {
   ServeArgs& serve = out->serve;
   DeviceCountReader device_counts("serve", &serve.device_count);
-  bool has_cluster = false;
+  ServeGiven given;
   std::vector<OptionSpec> specs;
   specs.push_back({"--cluster", "JOB=HOST:PORT,...;JOB=HOST:PORT", [&](const std::string& value) {
                      absl::StatusOr<ClusterSpec> cluster = ClusterSpec::Parse(value);
@@ -507,13 +537,14 @@ absl::Status ParseServe(const std::vector<std::string>& args, CliArgs* out) {
                                          absl::StrCat("--cluster: ", cluster.status().message()));
                      }
                      serve.cluster = *std::move(cluster);
-                     has_cluster = true;
+                     given.cluster = true;
                      return absl::OkStatus();
                    }});
   specs.push_back({"--job", "a job name", [&](const std::string& value) {
                      if (value.empty())
                        return UsageError("serve", "--job expects a job name, got ''");
                      serve.job = value;
+                     given.job = true;
                      return absl::OkStatus();
                    }});
   specs.push_back({"--task", "a task index", [&](const std::string& value) {
@@ -522,6 +553,7 @@ absl::Status ParseServe(const std::vector<std::string>& args, CliArgs* out) {
                                                                "got '",
                                                                value, "'"));
                      }
+                     given.task = true;
                      return absl::OkStatus();
                    }});
   specs.push_back({"--transport", "a transport name", [&](const std::string& value) {
@@ -566,7 +598,8 @@ absl::Status ParseServe(const std::vector<std::string>& args, CliArgs* out) {
     return UsageError(
         "serve", absl::StrCat("unexpected argument '", arg, "'; tessera serve takes options only"));
   }));
-  return CheckServe(serve, has_cluster);
+  RETURN_IF_ERROR(ApplyTfConfig(environment, given, &serve));
+  return CheckServe(serve, given, !environment.tf_config.empty());
 }
 
 absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
@@ -592,7 +625,18 @@ absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
 
 }  // namespace
 
+CliEnvironment CliEnvironment::FromProcess() {
+  CliEnvironment environment;
+  if (const char* tf_config = std::getenv(kTfConfigEnv)) environment.tf_config = tf_config;
+  return environment;
+}
+
 absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args) {
+  return ParseCliArgs(args, CliEnvironment::FromProcess());
+}
+
+absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
+                                     const CliEnvironment& environment) {
   CliArgs out;
   if (args.empty()) {
     return UsageError("", "missing command; expected 'run' or 'plugins' (see 'tessera --help')");
@@ -630,7 +674,7 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args) {
     status = ParsePlugins(args, &out);
   } else if (first == "serve") {
     out.command = Command::kServe;
-    status = ParseServe(args, &out);
+    status = ParseServe(args, environment, &out);
   } else if (absl::StartsWith(first, "-")) {
     return UsageError("", absl::StrCat("unknown option '", first, "' (see 'tessera --help')"));
   } else {
@@ -726,11 +770,22 @@ Once serving, it prints one line to stdout (and flushes it):
 then serves until SIGTERM or SIGINT, stops (steps still running fail with UNAVAILABLE), prints
 "tessera serve: stopped" and exits with status 0.
 
+The cluster, job and task may come from TensorFlow's TF_CONFIG environment variable instead, as
+Kubernetes tools (Kubeflow's TFJob) set it:
+  TF_CONFIG='{"cluster": {"worker": ["host0:2222", "host1:2222"], "ps": ["host2:2222"]},
+              "task": {"type": "worker", "index": 1}}'
+When TF_CONFIG is set (not empty) and --cluster, --job or --task is missing, TF_CONFIG is read
+and must be valid as a whole, its task one of its cluster's. Each of the three options given
+replaces its part of TF_CONFIG ("cluster", task.type, task.index); with all three given,
+TF_CONFIG is not read. Other keys ("environment", task.trial, ...) are ignored.
+
 options:
   --cluster SPEC               the tasks of the cluster, job by job:
                                'worker=localhost:2222,localhost:2223;ps=localhost:2224'
-  --job NAME                   this task's job in SPEC
-  --task N                     this task's index in its job (default 0)
+                               (default: TF_CONFIG's "cluster")
+  --job NAME                   this task's job in SPEC (default: TF_CONFIG's task.type)
+  --task N                     this task's index in its job (default: TF_CONFIG's task.index,
+                               else 0)
   --transport NAME             the transport plugin serving and connecting to tasks (default
                                grpc)
   --tls-cert FILE.pem          serve over TLS with this certificate chain (needs --tls-key)

@@ -48,7 +48,8 @@ struct RunArgs {
 };
 
 // `tessera serve --cluster SPEC --job NAME [--task N] [options]`. Parsing checks that the job
-// and task are in the cluster and that --tls-cert and --tls-key come together.
+// and task are in the cluster and that --tls-cert and --tls-key come together. The cluster, job
+// and task not given as options come from TF_CONFIG when it is set (see ParseCliArgs).
 struct ServeArgs {
   ClusterSpec cluster;
   std::string job;
@@ -94,9 +95,27 @@ struct CliArgs {
   PluginsArgs plugins;
 };
 
+// The environment variables the parser reads, so that tests can give their own.
+struct CliEnvironment {
+  // TF_CONFIG; "" when it is unset (an empty TF_CONFIG counts as unset, as in TensorFlow).
+  std::string tf_config;
+
+  // This process's environment.
+  static CliEnvironment FromProcess();
+};
+
 // Parses the arguments after the program name. A usage error is INVALID_ARGUMENT whose message
 // is ready for the user: it starts with "tessera" or "tessera <command>" and says what was
 // expected and what was given ("tessera run: --feed expects NAME=FILE.npy, got 'x'").
+//
+// `tessera serve` takes its cluster, job and task from --cluster, --job and --task. When one of
+// the three is not given and TF_CONFIG is set, TF_CONFIG is read and must be valid as a whole
+// (ParseTfConfig; its errors are usage errors "tessera serve: TF_CONFIG: ..."); then each part
+// that was not given comes from it: the cluster from "cluster", the job from task.type, the task
+// from task.index. Options given always win, and with all three given TF_CONFIG is not read.
+absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
+                                     const CliEnvironment& environment);
+// The same with CliEnvironment::FromProcess().
 absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args);
 
 // Usage texts: the program's and one per subcommand ("" for unknown topics).

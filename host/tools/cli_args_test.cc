@@ -16,15 +16,17 @@ using ::testing::HasSubstr;
 using ::testing::Pair;
 using ::testing::StartsWith;
 
+// Both parse with an empty environment, whatever TF_CONFIG the test runs with
+// (cli_args_tf_config_test.cc tests TF_CONFIG).
 CliArgs Parse(const std::vector<std::string>& args) {
-  absl::StatusOr<CliArgs> parsed = ParseCliArgs(args);
+  absl::StatusOr<CliArgs> parsed = ParseCliArgs(args, CliEnvironment());
   EXPECT_TRUE(parsed.ok()) << parsed.status();
   return parsed.ok() ? *parsed : CliArgs();
 }
 
 // The usage error's message; fails the test unless the code is INVALID_ARGUMENT.
 std::string UsageError(const std::vector<std::string>& args) {
-  absl::StatusOr<CliArgs> parsed = ParseCliArgs(args);
+  absl::StatusOr<CliArgs> parsed = ParseCliArgs(args, CliEnvironment());
   EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
   return std::string(parsed.status().message());
 }
@@ -438,10 +440,12 @@ std::string ServeError(const std::vector<std::string>& extra) {
 TEST(CliArgsErrorTest, ServeRequiredOptions) {
   EXPECT_EQ(UsageError({"serve"}),
             "tessera serve: missing --cluster (e.g. --cluster "
-            "'worker=localhost:2222,localhost:2223'; see 'tessera serve --help')");
+            "'worker=localhost:2222,localhost:2223') and TF_CONFIG is not set; see 'tessera "
+            "serve --help'");
   EXPECT_EQ(UsageError({"serve", "--job", "worker"}),
             "tessera serve: missing --cluster (e.g. --cluster "
-            "'worker=localhost:2222,localhost:2223'; see 'tessera serve --help')");
+            "'worker=localhost:2222,localhost:2223') and TF_CONFIG is not set; see 'tessera "
+            "serve --help'");
   EXPECT_EQ(UsageError({"serve", "--cluster", "worker=a:1"}),
             "tessera serve: missing --job (the job of this task in the cluster, e.g. --job "
             "worker)");
