@@ -289,11 +289,59 @@ void RecvTensorAnsweredWithoutTensor(CaseRun& run) {
   run.Contains(answered->status.message(), "without a tensor", "the error");
 }
 
+// For transports with TSR_TRANSPORT_CAPABILITY_RMA: memory registered through the RMA extension,
+// registered twice (a cache may hand out one region), a tensor lent from inside it and pulled
+// twice, an unknown memory kind refused, and pulls still right once the registrations are gone.
+void RmaRegisteredMemory(CaseRun& run) {
+  if ((run.transport().capabilities() & TSR_TRANSPORT_CAPABILITY_RMA) == 0) {
+    run.Skip(absl::StrCat("skipped: transport '", run.transport_name(),
+                          "' has no RMA capability"));
+    return;
+  }
+  TestHandler handler;
+  std::vector<float> values(1 << 20);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 9973);
+  handler.tensors["3/registered"] = FloatTensor({1024, 1024}, values);
+  std::vector<char>& bytes = handler.tensors["3/registered"].bytes;
+
+  absl::StatusOr<MemoryRegistration> unknown_kind =
+      run.transport().RegisterMemory(bytes.data(), bytes.size(), 99);
+  if (run.Expect(!unknown_kind.ok(), "Memory_Register accepted the memory kind 99")) {
+    run.Code(unknown_kind.status(), absl::StatusCode::kInvalidArgument,
+             "Memory_Register of the memory kind 99");
+  }
+  absl::StatusOr<MemoryRegistration> first =
+      run.transport().RegisterMemory(bytes.data(), bytes.size(), TSR_MEMORY_KIND_HOST_PINNED);
+  if (!run.Ok(first.status(), "Memory_Register of a 4 MiB host buffer")) return;
+  run.Expect(first->region() != nullptr, "Memory_Register returned OK and a NULL region");
+  absl::StatusOr<MemoryRegistration> second =
+      run.transport().RegisterMemory(bytes.data(), bytes.size(), TSR_MEMORY_KIND_HOST_PINNED);
+  if (!run.Ok(second.status(), "a second Memory_Register of the same buffer")) return;
+
+  auto server = run.Listen(&handler);
+  if (server == nullptr) return;
+  auto channel = run.Connect(server->address());
+  if (channel == nullptr) return;
+  for (int round = 0; round < 2; ++round) {
+    auto pull = StartPull(*channel, 3, "registered");
+    if (!run.Done(pull, "the pull of a tensor in registered memory")) return;
+    CheckReceived(run, *pull, handler.tensors["3/registered"],
+                  "the tensor in registered memory");
+  }
+  *first = MemoryRegistration();
+  *second = MemoryRegistration();
+  auto after = StartPull(*channel, 3, "registered");
+  if (!run.Done(after, "the pull once the registrations are gone")) return;
+  CheckReceived(run, *after, handler.tensors["3/registered"],
+                "the tensor once its registrations are gone");
+}
+
 }  // namespace
 
 void AppendPullCases(std::vector<TransportCase>* cases) {
   cases->push_back({"recv_tensor_float", &RecvTensorFloat});
   cases->push_back({"recv_tensor_large", &RecvTensorLarge});
+  cases->push_back({"rma_registered_memory", &RmaRegisteredMemory});
   cases->push_back({"recv_tensor_empty", &RecvTensorEmpty});
   cases->push_back({"recv_tensor_dead", &RecvTensorDead});
   cases->push_back({"recv_tensor_byte_size", &RecvTensorByteSize});

@@ -258,4 +258,39 @@ absl::StatusOr<std::unique_ptr<TransportChannel>> PluginTransport::Connect(
   return channel;
 }
 
+MemoryRegistration::~MemoryRegistration() {
+  if (region_ != nullptr) transport_->rma().Memory_Deregister(transport_->table().user_data, region_);
+}
+
+MemoryRegistration::MemoryRegistration(MemoryRegistration&& other) noexcept
+    : transport_(std::move(other.transport_)), region_(std::exchange(other.region_, nullptr)) {}
+
+MemoryRegistration& MemoryRegistration::operator=(MemoryRegistration&& other) noexcept {
+  if (this != &other) {
+    MemoryRegistration old(std::move(*this));
+    transport_ = std::move(other.transport_);
+    region_ = std::exchange(other.region_, nullptr);
+  }
+  return *this;
+}
+
+absl::StatusOr<MemoryRegistration> PluginTransport::RegisterMemory(void* ptr, size_t size,
+                                                                   int32_t memory_kind) const {
+  const std::string context =
+      absl::StrCat(SlotContext(*this, "Memory_Register"), " (", size, " bytes)");
+  if ((spec_.capabilities & TSR_TRANSPORT_CAPABILITY_RMA) == 0 ||
+      spec_.rma.Memory_Register == nullptr) {
+    return absl::UnimplementedError(
+        absl::StrCat(context, ": the transport has no RMA capability"));
+  }
+  MemoryRegistration registration;
+  absl::Status status = FromAbiStatus(
+      spec_.rma.Memory_Register(spec_.registration.user_data, ptr, size, memory_kind,
+                                &registration.region_),
+      context);
+  if (!status.ok()) return status;
+  registration.transport_ = shared_from_this();
+  return registration;
+}
+
 }  // namespace tessera

@@ -128,6 +128,26 @@ class TransportChannel {
   std::string address_;
 };
 
+// Memory registered with a transport for one-sided transfers (the RMA extension); deregistered
+// when destroyed. Move-only; keeps the plugin's library alive.
+class MemoryRegistration {
+ public:
+  MemoryRegistration() = default;
+  ~MemoryRegistration();
+  MemoryRegistration(MemoryRegistration&& other) noexcept;
+  MemoryRegistration& operator=(MemoryRegistration&& other) noexcept;
+  MemoryRegistration(const MemoryRegistration&) = delete;
+  MemoryRegistration& operator=(const MemoryRegistration&) = delete;
+
+  // The plugin's handle (a registration cache may hand out one handle for the same range).
+  const TSR_MemoryRegion* region() const { return region_; }
+
+ private:
+  friend class PluginTransport;
+  std::shared_ptr<const PluginTransport> transport_;
+  TSR_MemoryRegion* region_ = nullptr;
+};
+
 // A transport a plugin registered. Keeps the plugin's library alive, as do its servers,
 // channels and replies. Errors carry the context "transport 'grpc' from plugin 'grpc' <Slot>".
 class PluginTransport : public std::enable_shared_from_this<PluginTransport> {
@@ -148,7 +168,15 @@ class PluginTransport : public std::enable_shared_from_this<PluginTransport> {
   absl::StatusOr<std::unique_ptr<TransportChannel>> Connect(const std::string& address,
                                                             const TransportOptions& options) const;
 
+  // Memory_Register of the RMA extension: [ptr, ptr + size) of `memory_kind` (a TSR_MemoryKind)
+  // for remote access until the registration is destroyed. UNIMPLEMENTED when the transport has
+  // no TSR_TRANSPORT_CAPABILITY_RMA; the plugin's errors (INVALID_ARGUMENT, RESOURCE_EXHAUSTED)
+  // keep their code with context added.
+  absl::StatusOr<MemoryRegistration> RegisterMemory(void* ptr, size_t size,
+                                                    int32_t memory_kind) const;
+
   const TSR_TransportRegistration& table() const { return spec_.registration; }
+  const TSR_TransportRmaExtension& rma() const { return spec_.rma; }
   const TSR_HostApi* host_api() const { return host_api_; }
 
  private:
