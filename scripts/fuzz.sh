@@ -28,6 +28,7 @@ targets=(
   "bundle_reader_fuzzer @/host/checkpoint/fuzz_corpus host/checkpoint/fuzz/corpus"
   "manifest_fuzzer registry/fuzz/corpus"
   "packed_strings_fuzzer host/runtime/fuzz/corpus"
+  "rdma_wire_format_fuzzer plugins/rdma/fuzz/corpus"
   "graph_run_fuzzer tests/fuzz/corpus/graph_run"
   "graphdef_run_fuzzer @/tests/fuzz/graphdef_run_corpus"
 )

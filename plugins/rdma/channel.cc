@@ -85,6 +85,14 @@ std::string What(const Exchange& exchange) {
                        : sdk::StrCat("call '", exchange.method, "'");
 }
 
+// UNAVAILABLE for an exchange whose connection failed (refused, reset, the peer gone).
+Error ConnectionBroke(const Exchange& exchange, ucs_status_t status) {
+  const std::string& address = exchange.channel->address;
+  return MakeError(TSR_CODE_UNAVAILABLE, "rdma transport: ", What(exchange), " to '", address,
+                   "' failed: the connection to '", address, "' broke (",
+                   ucs_status_string(status), ")");
+}
+
 // Fails every unclaimed exchange of `channel` with `error_for`.
 template <typename MakeFailure>
 void FailAll(ChannelCore& channel, MakeFailure make_failure) {
@@ -143,9 +151,7 @@ void Start(const std::shared_ptr<Exchange>& exchange, std::string header, std::s
   outgoing->reply_expected = true;
   outgoing->done = [exchange](ucs_status_t status) {
     if (status == UCS_OK || !exchange->Claim()) return;
-    Complete(*exchange, MakeError(TSR_CODE_UNAVAILABLE, "rdma transport: ", What(*exchange),
-                                  " to '", exchange->channel->address,
-                                  "' could not be sent: ", ucs_status_string(status)));
+    Complete(*exchange, ConnectionBroke(*exchange, status));
   };
   Send(channel.connection->ep, exchange->pull ? kPull : kCall, std::move(outgoing));
 }
@@ -293,11 +299,7 @@ void OnChannelConnectionFailed(const std::shared_ptr<Connection>& connection,
   CloseConnection(*connection, /*force=*/true);
   if (channel == nullptr || channel->connection != connection) return;
   channel->connection = nullptr;  // the next exchange connects again
-  FailAll(*channel, [&](const Exchange& exchange) {
-    return MakeError(TSR_CODE_UNAVAILABLE, "rdma transport: ", What(exchange), " to '",
-                     channel->address, "' failed: the connection to '", channel->address,
-                     "' broke (", ucs_status_string(status), ")");
-  });
+  FailAll(*channel, [&](const Exchange& exchange) { return ConnectionBroke(exchange, status); });
 }
 
 Error CreateChannel(const std::string& address, const TransportOptions& options,
