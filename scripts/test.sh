@@ -4,7 +4,8 @@
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build, all tests;
 #   3. a ThreadSanitizer build of the executor, rendezvous, session, control-flow, multi-device,
 #      distributed-runtime, transport and CPU device memory tests (label "tsan"; the distributed
-#      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan);
+#      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan;
+#      the rdma transport's own code, with UCX uninstrumented);
 #   4. the fuzz targets built with clang's libFuzzer, each run for a bounded time (scripts/fuzz.sh);
 #   5. the SDK (scripts/sdk_check.sh): the release build installed into a new prefix, the plugin
 #      template built out of tree against it and its tests run (the conformance kit on it, a
@@ -52,7 +53,7 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
   end_stage asan
 
   echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports, CPU device memory)"
-  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test executor_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test cpu_host_memory_test" \
+  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test executor_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test rdma_transport_test cpu_host_memory_test" \
        bash scripts/build.sh build-tsan RelWithDebInfo -DTESSERA_SANITIZE=thread \
        -DTESSERA_BUILD_BENCHMARKS=OFF; then
     TSAN_OPTIONS=halt_on_error=1 run_ctest build-tsan -L tsan
