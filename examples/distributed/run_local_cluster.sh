@@ -6,7 +6,8 @@
 #   examples/distributed/run_local_cluster.sh [tessera_train_distributed flags, e.g. --steps 100]
 #
 # Environment: TESSERA_BUILD_DIR (default: the repository's build/), TESSERA_SERVE_WAIT_S (how
-# long to wait for each server's "serving" line; default 30). An --intra-op-threads N among the
+# long to wait for each server's "serving" line; default 30), TESSERA_TRANSPORT (the transport of
+# the servers and of the trainer's target: grpc, the default, or rdma). An --intra-op-threads N among the
 # flags is given to the servers too. Exit status: the trainer's, or 1 when the cluster cannot start.
 set -euo pipefail
 
@@ -16,6 +17,7 @@ readonly build_dir="${TESSERA_BUILD_DIR:-${script_dir}/../../build}"
 readonly tessera="${build_dir}/bin/tessera"
 readonly trainer="${build_dir}/bin/tessera_train_distributed"
 readonly wait_s="${TESSERA_SERVE_WAIT_S:-30}"
+readonly transport="${TESSERA_TRANSPORT:-grpc}"
 
 fail() {
   echo "run_local_cluster: $*" >&2
@@ -24,7 +26,7 @@ fail() {
 
 for program in "${tessera}" "${trainer}"; do
   [[ -x "${program}" ]] || fail "${program} is not built (ninja -C ${build_dir} tessera" \
-    "tessera_train_distributed tessera_plugin_grpc)"
+    "tessera_train_distributed tessera_plugin_${transport})"
 done
 
 # The kernels' thread count must be the same in the servers and in the local session.
@@ -88,7 +90,7 @@ readonly cluster="worker=localhost:${worker0_port},localhost:${worker1_port};ps=
 
 start_server() {  # job task
   local log="${log_dir}/$1-$2.log"
-  "${tessera}" serve --cluster "${cluster}" --job "$1" --task "$2" \
+  "${tessera}" serve --cluster "${cluster}" --job "$1" --task "$2" --transport "${transport}" \
     --intra-op-threads "${intra_op_threads}" >"${log}" 2>&1 </dev/null &
   pids+=($!)
 }
@@ -111,7 +113,7 @@ wait_serving() {  # pid log
   grep "serving" "$2"
 }
 
-echo "cluster: ${cluster}"
+echo "cluster: ${cluster} (transport ${transport})"
 start_server ps 0
 start_server worker 0
 start_server worker 1
@@ -121,7 +123,7 @@ wait_serving "${pids[2]}" "${log_dir}/worker-1.log"
 
 # In the background, so that a signal to this script interrupts `wait` at once (bash runs traps
 # only between commands) and the trainer is stopped with the servers.
-"${trainer}" --target "grpc://localhost:${worker0_port}" --compare "$@" &
+"${trainer}" --target "${transport}://localhost:${worker0_port}" --compare "$@" &
 pids=("$!" "${pids[@]}")
 status=0
 wait "${pids[0]}" || status=$?
