@@ -7,7 +7,9 @@
 //      through gRPC's own generic stub and callback generic service, without Tessera;
 //  (c) the same 64 MiB pull through the rdma transport (UCX) beside a memcpy of 64 MiB in this
 //      process and beside the raw TCP socket;
-//  (d) the 4-byte pull through the rdma transport beside the bare gRPC unary call.
+//  (d) the 4-byte pull through the rdma transport beside the bare gRPC unary call;
+//  (e) the physical limit of a one-copy transfer between two processes of one machine: the
+//      kernel's cross-memory attach (process_vm_readv) of the peer's 64 MiB tensor buffer.
 // UCX chooses its transports from the environment: by default shared memory and cross-memory
 // attach between two processes of one machine; run once more with UCX_TLS=tcp for TCP alone (both
 // processes inherit it). The bench re-executes itself as the serving peer (`transport_bench
@@ -32,6 +34,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,6 +125,9 @@ class TensorServer : public TransportHandler {
   const int64_t large_dims_ = kLargeElements;
   float small_ = 1.0f;
   const int64_t small_dims_ = 1;
+
+ public:
+  const void* large_data() const { return large_.data(); }
 };
 
 // Bare gRPC: echoes one message back.
@@ -208,8 +214,9 @@ int RunPeer() {
     rdma = *std::move(started);
   }
 
-  std::printf("%s %s %d %d\n", (*tessera)->address().c_str(),
-              rdma == nullptr ? "-" : rdma->address().c_str(), bare_port, PortOfSocket(listener));
+  std::printf("%s %s %d %d %p\n", (*tessera)->address().c_str(),
+              rdma == nullptr ? "-" : rdma->address().c_str(), bare_port, PortOfSocket(listener),
+              handler.large_data());
   std::fflush(stdout);
   char byte;
   while (read(STDIN_FILENO, &byte, 1) > 0) {
@@ -227,6 +234,7 @@ struct Peer {
   std::string rdma_address;  // "-" when the rdma transport was not built
   int bare_port = 0;
   int tcp_port = 0;
+  void* large_data = nullptr;  // the peer's 64 MiB tensor, in the peer's address space
 };
 
 Peer StartPeer() {
@@ -248,8 +256,8 @@ Peer StartPeer() {
   peer.stdin_fd = to_child[1];
   FILE* out = fdopen(from_child[0], "r");
   char address[256], rdma_address[256];
-  if (std::fscanf(out, "%255s %255s %d %d", address, rdma_address, &peer.bare_port,
-                  &peer.tcp_port) != 4) {
+  if (std::fscanf(out, "%255s %255s %d %d %p", address, rdma_address, &peer.bare_port,
+                  &peer.tcp_port, &peer.large_data) != 5) {
     Die("the peer did not report its ports");
   }
   std::fclose(out);
@@ -313,6 +321,23 @@ void BM_Memcpy64MiB(benchmark::State& state) {
     std::memcpy(destination.data(), source.data(), kLargeBytes);
     benchmark::DoNotOptimize(destination.data());
     benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kLargeBytes));
+}
+
+// One copy between processes by the kernel (cross-memory attach), what UCX's shared-memory
+// rendezvous itself uses: the physical limit of a one-copy pull on one machine.
+void BM_CrossMemoryAttach64MiB(benchmark::State& state) {
+  std::vector<char> destination(kLargeBytes, 0);
+  const auto read_all = [&]() {
+    iovec local{destination.data(), kLargeBytes};
+    iovec remote{g_peer->large_data, kLargeBytes};
+    return process_vm_readv(g_peer->pid, &local, 1, &remote, 1, 0) ==
+           static_cast<ssize_t>(kLargeBytes);
+  };
+  if (!read_all()) return state.SkipWithError("process_vm_readv of the peer's tensor failed");
+  for (auto _ : state) {
+    if (!read_all()) return state.SkipWithError("process_vm_readv of the peer's tensor failed");
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kLargeBytes));
 }
@@ -404,6 +429,7 @@ void PrintSummary(const MedianReporter& reporter) {
   const double rdma = reporter.seconds("BM_RdmaTensorPull64MiB");
   const double rdma_small = reporter.seconds("BM_RdmaTensorPull4B");
   const double copy = reporter.seconds("BM_Memcpy64MiB");
+  const double attach = reporter.seconds("BM_CrossMemoryAttach64MiB");
   const char* ucx_tls = std::getenv("UCX_TLS");
   std::printf("\nmedians (UCX_TLS=%s):\n", ucx_tls == nullptr ? "(unset: UCX's choice)" : ucx_tls);
   const auto gbs = [](double seconds) { return kLargeBytes / seconds / 1e9; };
@@ -422,6 +448,12 @@ void PrintSummary(const MedianReporter& reporter) {
         "  (c) rdma 64 MiB tensor pull %.2f GB/s, memcpy %.2f GB/s: ratio %.2f (target >= 0.50 "
         "over shared memory); raw TCP %.2f GB/s: ratio %.2f (target >= 0.90 with UCX_TLS=tcp)\n",
         gbs(rdma), gbs(copy), copy / rdma, gbs(tcp), tcp / rdma);
+  }
+  if (rdma > 0 && attach > 0) {
+    std::printf(
+        "  (e) rdma 64 MiB tensor pull %.2f GB/s, cross-memory attach %.2f GB/s (%.2fx memcpy): "
+        "ratio %.2f\n",
+        gbs(rdma), gbs(attach), copy > 0 ? copy / attach : 0.0, attach / rdma);
   }
   if (rdma_small > 0 && bare > 0) {
     std::printf(
@@ -461,6 +493,9 @@ int main(int argc, char** argv) {
                                          "large", tessera::kLargeBytes),
             benchmark::kMillisecond);
   configure(benchmark::RegisterBenchmark("BM_Memcpy64MiB", tessera::BM_Memcpy64MiB),
+            benchmark::kMillisecond);
+  configure(benchmark::RegisterBenchmark("BM_CrossMemoryAttach64MiB",
+                                         tessera::BM_CrossMemoryAttach64MiB),
             benchmark::kMillisecond);
   configure(benchmark::RegisterBenchmark("BM_RawTcp64MiB", tessera::BM_RawTcp64MiB),
             benchmark::kMillisecond);
