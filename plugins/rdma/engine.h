@@ -7,8 +7,9 @@
 // run inside ucp_worker_progress, only record what happened and Defer the reaction, so no UCX call
 // is ever made from inside a UCX callback.
 //
-// The thread spins on ucp_worker_progress for a short while after any activity (a round trip on
-// shared memory is a few microseconds, far below a system call's wake-up), then arms the worker
+// The thread spins on ucp_worker_progress for a short while after any activity (the next message
+// of an exchange usually comes within tens of microseconds, about what a wake-up from sleep costs
+// on its own), then arms the worker
 // and sleeps in epoll on the worker's event descriptor, its own eventfd and the nearest timer.
 // The engine is created on first use and lives as long as the process (the plugin is never
 // unloaded), as gRPC's runtime does in the grpc transport.

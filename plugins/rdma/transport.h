@@ -6,8 +6,9 @@
 //   responses and tensors use UCX's rendezvous protocol, which moves the bytes straight from the
 //   sender's buffer (the host's own tensor, lent until its release) into the receiver's buffer
 //   (for a tensor, the destination the host's `allocate` returned) with zero copies on both
-//   sides where the transport allows it (shared memory through cross-memory attach, RDMA reads on
-//   InfiniBand and RoCE); over TCP the receiver copies from the socket once.
+//   sides where the transport allows it (RDMA reads on InfiniBand and RoCE); over TCP the
+//   receiver copies from the socket once. (UCX 1.13 offers peer error handling for none of its
+//   shared-memory transports, so processes of one machine talk over TCP: docs/transports.md.)
 // - Servers listen through UCX's socket-address listener; each channel owns one UCX endpoint to
 //   its server, created on first use and again after it fails (a restarted peer is reached
 //   again). Endpoints use UCX's peer error handling: a peer that closes, dies or stops answering
