@@ -86,33 +86,45 @@ TransportReply::TransportReply(std::shared_ptr<const PluginTransport> transport,
                                TSR_TransportReply* reply)
     : transport_(std::move(transport)), reply_(reply) {}
 
+TransportReply::TransportReply(std::unique_ptr<InProcessReply> in_process)
+    : in_process_(std::move(in_process)) {}
+
 TransportReply::~TransportReply() {
-  if (reply_ != nullptr) {
+  if (!answered()) {
     Send(absl::InternalError("the host dropped the call without an answer"), absl::string_view());
   }
 }
 
 TransportReply::TransportReply(TransportReply&& other) noexcept
-    : transport_(std::move(other.transport_)), reply_(std::exchange(other.reply_, nullptr)) {}
+    : transport_(std::move(other.transport_)),
+      reply_(std::exchange(other.reply_, nullptr)),
+      in_process_(std::move(other.in_process_)) {}
 
 TransportReply& TransportReply::operator=(TransportReply&& other) noexcept {
   if (this != &other) {
-    if (reply_ != nullptr) {
+    if (!answered()) {
       Send(absl::InternalError("the host dropped the call without an answer"), absl::string_view());
     }
     transport_ = std::move(other.transport_);
     reply_ = std::exchange(other.reply_, nullptr);
+    in_process_ = std::move(other.in_process_);
   }
   return *this;
 }
 
 bool TransportReply::cancelled() const {
+  if (in_process_ != nullptr) return in_process_->cancelled();
   if (reply_ == nullptr) return false;
   const TSR_TransportRegistration& table = transport_->table();
   return table.Reply_IsCancelled != nullptr && table.Reply_IsCancelled(reply_);
 }
 
 void TransportReply::Send(const absl::Status& status, absl::string_view response) {
+  if (in_process_ != nullptr) {
+    std::unique_ptr<InProcessReply> reply = std::move(in_process_);
+    reply->Send(status, response);
+    return;
+  }
   if (reply_ == nullptr) return;  // answered already (or moved from)
   TSR_TransportReply* reply = std::exchange(reply_, nullptr);
   transport_->table().Reply_Send(reply, ToAbiStatus(status), response.data(), response.size());
@@ -120,6 +132,11 @@ void TransportReply::Send(const absl::Status& status, absl::string_view response
 
 void TransportReply::SendTensor(const absl::Status& status, const TSR_TensorView& tensor,
                                 bool is_dead, std::function<void()> release) {
+  if (in_process_ != nullptr) {
+    std::unique_ptr<InProcessReply> reply = std::move(in_process_);
+    reply->SendTensor(status, tensor, is_dead, std::move(release));
+    return;
+  }
   if (reply_ == nullptr) {  // answered already: the tensor is not needed
     if (release) release();
     return;

@@ -23,21 +23,36 @@ class PluginTransport;
 // Transport options ("tls_cert_file" -> "/etc/tessera/server.pem", ...), passed to the plugin.
 using TransportOptions = std::map<std::string, std::string>;
 
+// Where the answer of a call that crossed no transport goes (a task calling its own service in
+// process): the host's stand-in for a plugin's TSR_TransportReply. TransportReply calls Send or
+// SendTensor at most once, and `cancelled` never concurrently with them.
+class InProcessReply {
+ public:
+  virtual ~InProcessReply() = default;
+  // True once the caller no longer waits (its deadline passed, it gave up).
+  virtual bool cancelled() const = 0;
+  virtual void Send(const absl::Status& status, absl::string_view response) = 0;
+  virtual void SendTensor(const absl::Status& status, const TSR_TensorView& tensor, bool is_dead,
+                          std::function<void()> release) = 0;
+};
+
 // One incoming call, answered exactly once. Move-only. Destroying an unanswered reply answers it
 // with INTERNAL ("the host dropped the call without an answer"), so a peer never waits forever.
 // May be answered from any thread, also after the server was stopped (the answer is then
-// dropped by the transport).
+// dropped by the transport). Made by a transport server from a plugin's reply, or from an
+// InProcessReply for a call made inside the process; the handler cannot tell them apart.
 class TransportReply {
  public:
   TransportReply() = default;
   TransportReply(std::shared_ptr<const PluginTransport> transport, TSR_TransportReply* reply);
+  explicit TransportReply(std::unique_ptr<InProcessReply> in_process);
   ~TransportReply();
   TransportReply(TransportReply&& other) noexcept;
   TransportReply& operator=(TransportReply&& other) noexcept;
   TransportReply(const TransportReply&) = delete;
   TransportReply& operator=(const TransportReply&) = delete;
 
-  bool answered() const { return reply_ == nullptr; }
+  bool answered() const { return reply_ == nullptr && in_process_ == nullptr; }
   // True once the caller no longer waits for the answer (its deadline passed, it cancelled, its
   // connection broke, the server stopped); false when answered or when the transport cannot
   // tell (Reply_IsCancelled is NULL). Not safe concurrently with Send or SendTensor.
@@ -53,6 +68,7 @@ class TransportReply {
  private:
   std::shared_ptr<const PluginTransport> transport_;
   TSR_TransportReply* reply_ = nullptr;
+  std::unique_ptr<InProcessReply> in_process_;  // set instead of reply_ for an in-process call
 };
 
 // What a server calls for each incoming call, on the transport's threads. Implementations must

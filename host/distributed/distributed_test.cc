@@ -344,6 +344,113 @@ TEST_P(DistributedTest, ALateAbortOfAnEndedStepLeavesNothingBehind) {
   EXPECT_EQ(server("ps0").state().worker_steps, 1);
 }
 
+// The master's calls to its own task's worker never cross the transport: they reach it in
+// process, and only the client's calls and those to worker 1 go through the transport.
+TEST_P(DistributedTest, TheMasterReachesItsOwnWorkerWithoutTheTransport) {
+  std::string w0 = absl::StrCat(kWorker0, "/device:CPU:0");
+  std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
+  auto session = Connect(absl::StrCat(Node("a", "NoOp", {}, w0, ""), Node("b", "NoOp", {}, w1, ""),
+                                      FloatConst("x", 2, w1), Node("y", "Neg", {"x"}, w0, kFloat)));
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  constexpr int kSteps = 5;
+  for (int i = 0; i < kSteps; ++i) {
+    absl::Status status = session->Run({}, {}, {"a", "b"}, &out);
+    ASSERT_TRUE(status.ok()) << status;
+  }
+  Server::State master = server("worker0").state();
+  for (const auto& [method, count] : master.calls_received) {
+    EXPECT_THAT(method, Not(HasSubstr("Worker/"))) << count << " calls through the transport";
+  }
+  EXPECT_EQ(master.calls_received["Master/RunStep"], kSteps);
+  // GetStatus, CreateWorkerSession, RegisterGraph, then a RunGraph and a CleanupGraph per step.
+  EXPECT_EQ(master.in_process_calls, 3 + 2 * kSteps);
+  Server::State worker1 = server("worker1").state();
+  EXPECT_EQ(worker1.calls_received["Worker/RunGraph"], kSteps);
+  EXPECT_EQ(worker1.calls_received.count("Worker/AbortStep"), 0u);
+  EXPECT_EQ(worker1.in_process_calls, 0);
+
+  // A value pulled from worker 1 by the master's own piece: the pull crosses the transport, the
+  // master's calls still do not.
+  ASSERT_TRUE(session->Run({}, {"y"}, {}, &out).ok());
+  EXPECT_EQ(out[0].flat<float>()[0], -2.0f);
+  for (int i = 0; i < 100 && server("worker1").state().worker_steps != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(server("worker1").state().worker_steps, 0);
+  EXPECT_EQ(server("worker0").state().worker_steps, 0);
+  for (const auto& [method, count] : server("worker0").state().calls_received) {
+    EXPECT_THAT(method, Not(HasSubstr("Worker/"))) << count << " calls through the transport";
+  }
+}
+
+// A node on the master's own task fails: the client gets its code and message as they left the
+// kernel (no transport context), worker 1's waiting piece is aborted through the transport, and
+// the session keeps working.
+TEST_P(DistributedTest, AnErrorOnTheMastersOwnTaskReachesTheClientUnchanged) {
+  std::string w0 = absl::StrCat(kWorker0, "/device:CPU:0");
+  std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
+  auto session = Connect(absl::StrCat(Placeholder("a", "DT_FLOAT"), Placeholder("b", "DT_FLOAT"),
+                                      Node("product", "MatMul", {"a", "b"}, w0, kFloat),
+                                      Node("y", "Neg", {"product"}, w1, kFloat)));
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  Tensor a = Tensor::FromVector<float>(TensorShape{2, 3}, {1, 2, 3, 4, 5, 6});
+  absl::Status status = session->Run({{"a", a}, {"b", a}}, {"y"}, {}, &out);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(), HasSubstr("Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]"));
+  EXPECT_THAT(status.message(), HasSubstr("product"));
+  EXPECT_THAT(status.message(), Not(HasSubstr("ancel")));
+  EXPECT_THAT(status.message(), Not(HasSubstr("in this process")));
+  EXPECT_GE(server("worker1").state().calls_received["Worker/AbortStep"], 1);
+  Tensor c = Tensor::FromVector<float>(TensorShape{3, 1}, {1, 1, 1});
+  status = session->Run({{"a", a}, {"b", c}}, {"y"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(-6, -15));
+}
+
+// An endless loop on the master's own task stops at the step's deadline: the master aborts its
+// piece in process and names the task whose piece had not finished; the next step works.
+TEST_P(DistributedTest, AnEndlessStepOnTheMastersOwnTaskStopsAtItsDeadline) {
+  std::string w0 = absl::StrCat(kWorker0, "/device:CPU:0");
+  auto session = Connect(absl::StrCat(
+      IntConst("zero", 0, "", w0),
+      Node("Enter", "Enter", {"zero"}, w0,
+           absl::StrCat(kInt,
+                        " attr { key: \"frame_name\" value { s: \"endless\" } } attr { key: "
+                        "\"is_constant\" value { b: false } } attr { key: \"parallel_iterations\" "
+                        "value { i: 10 } }")),
+      Node("Merge", "Merge", {"Enter", "NextIteration"}, w0,
+           absl::StrCat(kInt, " attr { key: \"N\" value { i: 2 } }")),
+      Node("true", "Const", {"^Merge"}, w0,
+           "attr { key: \"dtype\" value { type: DT_BOOL } } attr { key: \"value\" value { tensor "
+           "{ dtype: DT_BOOL tensor_shape { } bool_val: true } } }"),
+      Node("LoopCond", "LoopCond", {"true"}, w0, ""),
+      Node("Switch", "Switch", {"Merge", "LoopCond"}, w0, kInt),
+      Node("Identity", "Identity", {"Switch:1"}, w0, kInt), IntConst("one", 1, "Identity", w0),
+      Node("next", "AddV2", {"Identity", "one"}, w0, kInt),
+      Node("NextIteration", "NextIteration", {"next"}, w0, kInt),
+      Node("Exit", "Exit", {"Switch"}, w0, kInt), IntConst("done", 7, "", w0)));
+  ASSERT_NE(session, nullptr);
+  RunOptions options;
+  options.timeout_ms = 1000;
+  std::vector<Tensor> out;
+  // The master's answer arrives before the client's own call deadline (1000 ms), else the
+  // message would be the transport's "did not answer".
+  absl::Status status = session->Run(options, {}, {"Exit"}, {}, &out, nullptr);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << status;
+  EXPECT_THAT(status.message(), HasSubstr("ran past its deadline"));
+  EXPECT_THAT(status.message(), HasSubstr(absl::StrCat("was stopped; its pieces on ", kWorker0,
+                                                       " had not finished")));
+  for (int i = 0; i < 100 && server("worker0").state().worker_steps != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(server("worker0").state().worker_steps, 0);
+  status = session->Run({}, {"done"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(out[0].flat<int32_t>()[0], 7);
+}
+
 TEST_P(DistributedTest, RefusesBadServerOptions) {
   ServerOptions options;
   options.cluster = cluster_;

@@ -76,12 +76,12 @@ absl::Status CallEveryTask(TaskChannels* channels, const std::vector<std::string
   responses->assign(tasks.size(), Response());
   auto group = std::make_shared<CallGroup>(static_cast<int>(tasks.size()));
   for (size_t i = 0; i < tasks.size(); ++i) {
-    absl::StatusOr<TransportChannel*> channel = channels->ChannelTo(tasks[i]);
-    if (!channel.ok()) {
-      group->Done(channel.status());
+    absl::StatusOr<Peer> peer = PeerOfTask(channels, tasks[i]);
+    if (!peer.ok()) {
+      group->Done(peer.status());
       continue;
     }
-    CallAsync(Peer{tasks[i], *channel}, method, request, timeout_ms, &(*responses)[i],
+    CallAsync(*peer, method, request, timeout_ms, &(*responses)[i],
               [group](const absl::Status& status) { group->Done(status); });
   }
   return group->Wait();
@@ -157,8 +157,7 @@ class Master::MasterSession {
 
  private:
   absl::StatusOr<Peer> PeerOf(const std::string& task) const {
-    ASSIGN_OR_RETURN(TransportChannel * channel, master_->channels_->ChannelTo(task));
-    return Peer{task, channel};
+    return PeerOfTask(master_->channels_, task);
   }
   int64_t CallTimeout(int64_t step_timeout_ms) const {
     return step_timeout_ms > 0 ? step_timeout_ms : master_->options_.call_timeout_ms;
@@ -474,7 +473,16 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
                 [ignored](const absl::Status&) {});
     }
   };
-  for (size_t i = 0; i < plan.parts.size(); ++i) {
+  // Every piece's call starts before any answer is awaited: the pieces of other tasks first,
+  // whose calls cross the transport, then the master's own task's, a direct call in process.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < peers.size(); ++i) {
+    if (peers[i].in_process == nullptr) order.push_back(i);
+  }
+  for (size_t i = 0; i < peers.size(); ++i) {
+    if (peers[i].in_process != nullptr) order.push_back(i);
+  }
+  for (size_t i : order) {
     distributed::RunGraphRequest args;
     args.set_session_handle(handle_);
     args.set_graph_handle(plan.parts[i].graph_handle);

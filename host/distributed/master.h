@@ -36,7 +36,8 @@ struct MasterOptions {
 class Master {
  public:
   // `env` gives the op registry and kernel factory the master places with; `channels` reaches
-  // every task's worker (this one's included).
+  // every task's worker: through the transport, or in process where it has an in-process channel
+  // (this task's own worker, in a server).
   Master(std::shared_ptr<Environment> env, TaskChannels* channels, MasterOptions options);
   ~Master();
 

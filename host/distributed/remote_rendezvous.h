@@ -17,6 +17,7 @@
 
 namespace tessera {
 
+class InProcessChannel;
 class TransportChannel;
 
 // Where a task's values come from: resolves a task name to the channel to it.
@@ -26,6 +27,12 @@ class TaskChannels {
   // The channel to `task_name` ("/job:ps/replica:0/task:0"); INVALID_ARGUMENT for a task that is
   // not in the cluster.
   virtual absl::StatusOr<TransportChannel*> ChannelTo(const std::string& task_name) = 0;
+  // The in-process channel to `task_name`'s worker when that worker lives in this process (a
+  // server's own task), which control calls use instead of the transport; null otherwise.
+  virtual InProcessChannel* InProcessChannelTo(const std::string& task_name) {
+    (void)task_name;
+    return nullptr;
+  }
 };
 
 class RemoteRendezvous final : public Rendezvous,

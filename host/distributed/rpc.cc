@@ -10,9 +10,18 @@
 
 namespace tessera {
 
+absl::StatusOr<Peer> PeerOfTask(TaskChannels* channels, const std::string& task_name) {
+  if (InProcessChannel* in_process = channels->InProcessChannelTo(task_name)) {
+    return Peer{task_name, nullptr, in_process};
+  }
+  ASSIGN_OR_RETURN(TransportChannel * channel, channels->ChannelTo(task_name));
+  return Peer{task_name, channel, nullptr};
+}
+
 absl::Status PeerError(const Peer& peer, absl::string_view method, int64_t deadline_ms,
                        const absl::Status& transport_status) {
-  std::string where = peer.channel != nullptr
+  std::string where = peer.in_process != nullptr ? absl::StrCat(peer.name, " (in this process)")
+                      : peer.channel != nullptr
                           ? absl::StrCat(peer.name, " at ", peer.channel->address())
                           : peer.name;
   switch (transport_status.code()) {
@@ -36,32 +45,34 @@ void CallAsync(const Peer& peer, absl::string_view method, const google::protobu
     done(absl::InternalError(absl::StrCat("cannot serialize the request of ", method)));
     return;
   }
-  peer.channel->Call(
-      method, bytes, deadline_ms,
-      [peer, method = std::string(method), deadline_ms, response, done = std::move(done)](
-          const absl::Status& status, absl::string_view answer) {
-        if (!status.ok()) {
-          done(PeerError(peer, method, deadline_ms, status));
-          return;
-        }
-        distributed::CallResult result;
-        if (!result.ParseFromArray(answer.data(), static_cast<int>(answer.size()))) {
-          done(absl::DataLossError(absl::StrCat("the answer of ", peer.name, " to ", method,
-                                                " is not a CallResult (", answer.size(),
-                                                " bytes)")));
-          return;
-        }
-        if (result.code() != 0) {
-          done(absl::Status(static_cast<absl::StatusCode>(result.code()), result.message()));
-          return;
-        }
-        if (!response->ParseFromString(result.payload())) {
-          done(absl::DataLossError(absl::StrCat("the answer of ", peer.name, " to ", method,
-                                                " does not parse as ", response->GetTypeName())));
-          return;
-        }
-        done(absl::OkStatus());
-      });
+  auto finish = [peer, method = std::string(method), deadline_ms, response, done = std::move(done)](
+                    const absl::Status& status, absl::string_view answer) {
+    if (!status.ok()) {
+      done(PeerError(peer, method, deadline_ms, status));
+      return;
+    }
+    distributed::CallResult result;
+    if (!result.ParseFromArray(answer.data(), static_cast<int>(answer.size()))) {
+      done(absl::DataLossError(absl::StrCat("the answer of ", peer.name, " to ", method,
+                                            " is not a CallResult (", answer.size(), " bytes)")));
+      return;
+    }
+    if (result.code() != 0) {
+      done(absl::Status(static_cast<absl::StatusCode>(result.code()), result.message()));
+      return;
+    }
+    if (!response->ParseFromString(result.payload())) {
+      done(absl::DataLossError(absl::StrCat("the answer of ", peer.name, " to ", method,
+                                            " does not parse as ", response->GetTypeName())));
+      return;
+    }
+    done(absl::OkStatus());
+  };
+  if (peer.in_process != nullptr) {
+    peer.in_process->Call(method, bytes, deadline_ms, std::move(finish));
+  } else {
+    peer.channel->Call(method, bytes, deadline_ms, std::move(finish));
+  }
 }
 
 absl::Status Call(const Peer& peer, absl::string_view method,

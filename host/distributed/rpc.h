@@ -15,6 +15,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/message.h"
+#include "host/distributed/in_process_channel.h"
+#include "host/distributed/remote_rendezvous.h"
 #include "registry/transport_handle.h"
 
 namespace tessera {
@@ -44,15 +46,22 @@ inline constexpr char kMasterCloseSession[] = "Master/CloseSession";
 inline constexpr char kMasterListDevices[] = "Master/ListDevices";
 
 // A peer: its name for messages ("/job:ps/replica:0/task:0" or "master grpc://localhost:2222")
-// and the channel to it.
+// and the channel to it: a transport channel, or an in-process one when the peer's service lives
+// in this process (then `channel` is unused).
 struct Peer {
   std::string name;
   TransportChannel* channel = nullptr;
+  InProcessChannel* in_process = nullptr;
 };
+
+// The peer for task `task_name`: in process when `channels` has its service here, else through
+// the transport.
+absl::StatusOr<Peer> PeerOfTask(TaskChannels* channels, const std::string& task_name);
 
 // The error for a transport failure of `method` on `peer`: UNAVAILABLE "task X at ADDR is
 // unavailable: ..." and DEADLINE_EXCEEDED "task X at ADDR did not answer M within N ms" keep their
-// codes; other codes gain the context "calling M on X at ADDR".
+// codes; other codes gain the context "calling M on X at ADDR" (for an in-process peer, "X (in
+// this process)" instead of "X at ADDR").
 absl::Status PeerError(const Peer& peer, absl::string_view method, int64_t deadline_ms,
                        const absl::Status& transport_status);
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "host/distributed/in_process_channel.h"
 #include "host/distributed/master.h"
 #include "host/distributed/rpc.h"
 #include "host/distributed/worker.h"
@@ -33,6 +34,12 @@ class Server::Impl final : public TransportHandler, public TaskChannels {
   // TransportHandler.
   void HandleCall(absl::string_view method, absl::string_view request,
                   TransportReply reply) override {
+    {
+      std::lock_guard<std::mutex> lock(calls_mu_);
+      auto it = calls_received_.find(method);
+      if (it == calls_received_.end()) it = calls_received_.emplace(std::string(method), 0).first;
+      ++it->second;
+    }
     if (absl::StartsWith(method, "Worker/")) {
       worker_->HandleCall(method, request, std::move(reply));
     } else if (absl::StartsWith(method, "Master/")) {
@@ -53,6 +60,9 @@ class Server::Impl final : public TransportHandler, public TaskChannels {
     ASSIGN_OR_RETURN(std::string address, options_.cluster.AddressOf(task_name));
     return channels_->Get(address);
   }
+  InProcessChannel* InProcessChannelTo(const std::string& task_name) override {
+    return task_name == task_name_ ? own_worker_.get() : nullptr;
+  }
 
   const std::string& task_name() const { return task_name_; }
   const std::string& transport_name() const { return options_.transport; }
@@ -62,6 +72,11 @@ class Server::Impl final : public TransportHandler, public TaskChannels {
     state.master_sessions = master_->live_sessions();
     state.worker_sessions = worker_->live_sessions();
     state.worker_steps = worker_->live_steps();
+    {
+      std::lock_guard<std::mutex> lock(calls_mu_);
+      state.calls_received.insert(calls_received_.begin(), calls_received_.end());
+    }
+    state.in_process_calls = own_worker_->calls();
     return state;
   }
   std::vector<std::string> devices() const {
@@ -81,8 +96,13 @@ class Server::Impl final : public TransportHandler, public TaskChannels {
   std::shared_ptr<PluginTransport> transport_;
   std::unique_ptr<ChannelCache> channels_;
   std::unique_ptr<Worker> worker_;
+  // The master's calls to this task's worker; destroyed after the master, before the worker.
+  std::unique_ptr<InProcessChannel> own_worker_;
   std::unique_ptr<Master> master_;
   std::unique_ptr<TransportServer> server_;
+
+  mutable std::mutex calls_mu_;
+  std::map<std::string, int64_t, std::less<>> calls_received_;  // through the transport
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -126,6 +146,7 @@ absl::Status Server::Impl::Start() {
   worker_options.master_sessions = [this] { return master_->live_sessions(); };
   worker_options.log = options_.log;
   worker_ = std::make_unique<Worker>(env_, this, worker_options);
+  own_worker_ = std::make_unique<InProcessChannel>(task_name_, worker_.get());
   MasterOptions master_options;
   master_options.task_name = task_name_;
   master_options.cluster_tasks = options_.cluster.TaskNames();

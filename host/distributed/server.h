@@ -1,5 +1,7 @@
 // Server: one task of a cluster (`tessera serve`): a master and a worker behind one listening
-// transport server, bound to the task's own address from the cluster spec and nothing else.
+// transport server, bound to the task's own address from the cluster spec and nothing else. The
+// master reaches this task's worker in process (InProcessChannel), the other tasks' through the
+// transport.
 #ifndef TESSERA_HOST_DISTRIBUTED_SERVER_H_
 #define TESSERA_HOST_DISTRIBUTED_SERVER_H_
 
@@ -64,11 +66,15 @@ class Server {
   std::vector<std::string> devices() const;
 
   // What this task holds now: client sessions on its master, and master sessions and steps with
-  // state on its worker (for tests and monitoring).
+  // state on its worker; and the calls it served so far (for tests and monitoring).
   struct State {
     int master_sessions = 0;
     int worker_sessions = 0;
     int worker_steps = 0;
+    // Calls that reached this task through its transport, by method ("Master/RunStep": n).
+    std::map<std::string, int64_t> calls_received;
+    // Calls its master made to its own worker in process (never through the transport).
+    int64_t in_process_calls = 0;
   };
   State state() const;
 

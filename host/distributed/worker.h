@@ -43,17 +43,21 @@ struct WorkerOptions {
   std::function<void(const std::string&)> log;
 };
 
-class Worker {
+// A TransportHandler: the server hands it the transport's "Worker/..." calls and pulls, and the
+// task's own master calls it through an InProcessChannel.
+class Worker final : public TransportHandler {
  public:
   // `env` holds this task's devices; `channels` reaches the other tasks (for pulls).
   Worker(std::shared_ptr<Environment> env, TaskChannels* channels, WorkerOptions options);
   // Aborts every step and waits for the work it started (registrations, steps) to finish.
-  ~Worker();
+  ~Worker() override;
 
   // "Worker/..." calls; answers every call through `reply`, possibly later.
-  void HandleCall(absl::string_view method, absl::string_view request, TransportReply reply);
+  void HandleCall(absl::string_view method, absl::string_view request,
+                  TransportReply reply) override;
   // Another task pulls a value of step `step_id` from here.
-  void HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key, TransportReply reply);
+  void HandleRecvTensor(uint64_t step_id, absl::string_view rendezvous_key,
+                        TransportReply reply) override;
 
   // Drops step state and worker sessions idle past their timeouts; returns how many of each.
   std::pair<int, int> ExpireIdle(std::chrono::steady_clock::time_point now);
