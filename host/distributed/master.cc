@@ -96,6 +96,9 @@ class Master::MasterSession {
     std::string task;
     std::string graph_handle;
     bool has_args = false;  // the client task's piece: _Arg and _Retval nodes
+    // Other tasks pull values from this piece (it has a _Send to another task): its step state
+    // must outlive its run, until the step's CleanupGraph.
+    bool sends_to_other_tasks = false;
   };
   struct Plan {
     std::vector<Part> parts;
@@ -357,6 +360,10 @@ Master::MasterSession::CreatePlan(const ExecutionSignature& signature) {
     Part part;
     part.task = task;
     part.has_args = TaskOfDevice(client_device) == task;
+    // The pieces are cut by task, so each of their _Send nodes feeds another task.
+    for (const tensorflow::NodeDef& node : def.node()) {
+      if (node.op() == "_Send" || node.op() == "_HostSend") part.sends_to_other_tasks = true;
+    }
     plan->parts.push_back(part);
     distributed::RegisterGraphRequest args;
     args.set_session_handle(handle_);
@@ -488,6 +495,7 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
     args.set_graph_handle(plan.parts[i].graph_handle);
     args.set_step_id(step_id);
     args.set_timeout_ms(deadline_ms);
+    args.set_ends_step(!plan.parts[i].sends_to_other_tasks);
     if (plan.parts[i].has_args) {
       for (const Tensor& feed : feeds) TensorToProto(feed, args.add_args());
     }
@@ -566,13 +574,16 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
       lock.lock();
     }
   }
-  // The step's state on every worker goes now; nobody waits for it.
+  // The step's state goes now from the tasks that kept it for other tasks' pulls; nobody waits
+  // for it (TensorFlow's master cleans up asynchronously too). The other pieces' state went
+  // when their runs ended (RunGraphRequest.ends_step).
   distributed::CleanupGraphRequest cleanup;
   cleanup.set_step_id(step_id);
-  for (const Peer& peer : peers) {
+  for (size_t i = 0; i < peers.size(); ++i) {
+    if (!plan.parts[i].sends_to_other_tasks) continue;
     auto ignored = std::make_shared<distributed::CleanupGraphResponse>();
-    CallAsync(peer, kWorkerCleanupGraph, cleanup, master_->options_.call_timeout_ms, ignored.get(),
-              [ignored](const absl::Status&) {});
+    CallAsync(peers[i], kWorkerCleanupGraph, cleanup, master_->options_.call_timeout_ms,
+              ignored.get(), [ignored](const absl::Status&) {});
   }
   for (const Part& part : plan.parts) response->add_partition_tasks(part.task);
   if (!calls->first_error.ok()) {

@@ -406,27 +406,40 @@ void Worker::RunGraph(absl::string_view request, TransportReply reply) {
         --run->session->running;
         run->session->last_used = Clock::now();
       }
-      FinishRun(run->step, run->args.step_id(), run->caller.get());
+      FinishRun(run->step, run->args.step_id(), run->caller.get(), run->args.ends_step());
       Answer(std::move(reply), status, &response);
       EndWork();
     });
   });
 }
 
-void Worker::FinishRun(const std::shared_ptr<Step>& step, uint64_t step_id, const Caller* caller) {
-  std::lock_guard<std::mutex> lock(mu_);
-  --step->running;
-  step->last_used = Clock::now();
-  std::vector<std::shared_ptr<Caller>>& callers = step->callers;
-  callers.erase(
-      std::remove_if(callers.begin(), callers.end(),
-                     [caller](const std::shared_ptr<Caller>& c) { return c.get() == caller; }),
-      callers.end());
-  // Nobody will clean up after an orphaned step: its values go as soon as it stops.
-  if (step->orphaned && step->running == 0) {
-    auto it = steps_.find(step_id);
-    if (it != steps_.end() && it->second == step) steps_.erase(it);
-    RememberEndedLocked(step_id);
+void Worker::FinishRun(const std::shared_ptr<Step>& step, uint64_t step_id, const Caller* caller,
+                       bool ends_step) {
+  bool ended = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    --step->running;
+    step->last_used = Clock::now();
+    std::vector<std::shared_ptr<Caller>>& callers = step->callers;
+    callers.erase(
+        std::remove_if(callers.begin(), callers.end(),
+                       [caller](const std::shared_ptr<Caller>& c) { return c.get() == caller; }),
+        callers.end());
+    // Nobody will clean up after an orphaned step, nor after one whose master sends no
+    // CleanupGraph: its values go as soon as it stops.
+    if ((step->orphaned || ends_step) && step->running == 0) {
+      auto it = steps_.find(step_id);
+      if (it != steps_.end() && it->second == step) {
+        steps_.erase(it);
+        ended = !step->orphaned;
+      }
+      RememberEndedLocked(step_id);
+    }
+  }
+  // As CleanupGraph does: anything still waiting in the step's rendezvous fails.
+  if (ended) {
+    step->Abort(
+        absl::CancelledError(absl::StrCat("step ", step_id, " ended on ", options_.task_name)));
   }
 }
 

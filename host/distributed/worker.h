@@ -1,7 +1,8 @@
 // Worker: the worker service of one task. Masters register their partitions of a graph here once
 // per signature and run them per step; other tasks pull the step's values from here by
-// rendezvous key. Step state (the step's rendezvous) lives until the master's CleanupGraph, or
-// until it has been idle for step_idle_timeout_ms. A running step whose master no longer waits
+// rendezvous key. Step state (the step's rendezvous) lives until the master's CleanupGraph, until
+// the step's run here ends when the master said nothing outlives it (RunGraphRequest.ends_step),
+// or until it has been idle for step_idle_timeout_ms. A running step whose master no longer waits
 // for its RunGraph answer (the master died, its connection broke, the call's deadline passed)
 // is cancelled by the next CancelOrphanedSteps and its state dropped once its partitions stop.
 #ifndef TESSERA_HOST_DISTRIBUTED_WORKER_H_
@@ -91,9 +92,11 @@ class Worker final : public TransportHandler {
   // Records that `step_id` ended here; the worker's mutex is held.
   void RememberEndedLocked(uint64_t step_id);
   absl::Status CheckIncarnation(absl::string_view rendezvous_key) const;
-  // A RunGraph of `step` finished: drops its caller, and the step's state when the step was
-  // cancelled as orphaned and nothing of it runs any more. Takes the worker's mutex.
-  void FinishRun(const std::shared_ptr<Step>& step, uint64_t step_id, const Caller* caller);
+  // A RunGraph of `step` finished: drops its caller, and the step's state when nothing of it
+  // runs any more and either the step was cancelled as orphaned or its master said that the step
+  // ends with this run (`ends_step`: no other task pulls from it). Takes the worker's mutex.
+  void FinishRun(const std::shared_ptr<Step>& step, uint64_t step_id, const Caller* caller,
+                 bool ends_step);
   // Work this worker handed to the inter-op pool, which the destructor waits for.
   void BeginWork();
   void EndWork();
