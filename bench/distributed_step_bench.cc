@@ -1,8 +1,11 @@
 // The overhead of an empty distributed step: a client in this process, a cluster of two
 // `tessera serve` worker processes on loopback, and a step whose only nodes are a NoOp on each
 // worker. Beside it, in the same run: one call through the same transport (Worker/GetStatus, the
-// unit a step is made of), an empty step on one task, and the same empty step in a local session.
+// unit a step is made of), one Worker/RunGraph of an empty piece (what a step over two workers
+// adds to the client's call), an empty step on one task, and the same empty step in a local
+// session.
 #include <memory>
+#include <random>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -71,7 +74,8 @@ std::unique_ptr<Session> Connect(const std::string& graph, const std::string& ta
   return *std::move(session);
 }
 
-// NoOp on worker 0 and worker 1: RunStep to the master, RunGraph to both workers in parallel.
+// NoOp on worker 0 and worker 1: RunStep to the master (worker 0), which runs its own piece in
+// process and sends RunGraph to worker 1: two transport calls, one after the other.
 void BM_DistributedEmptyStepTwoWorkers(benchmark::State& state) {
   auto session = Connect(absl::StrCat(NoOp("a", "/job:worker/replica:0/task:0/device:CPU:0"),
                                       NoOp("b", "/job:worker/replica:0/task:1/device:CPU:0")),
@@ -80,7 +84,7 @@ void BM_DistributedEmptyStepTwoWorkers(benchmark::State& state) {
 }
 BENCHMARK(BM_DistributedEmptyStepTwoWorkers)->UseRealTime();
 
-// NoOp on the master's own task only.
+// NoOp on the master's own task only: RunStep, and the piece in process (one transport call).
 void BM_DistributedEmptyStepOneWorker(benchmark::State& state) {
   auto session = Connect(NoOp("a", "/job:worker/replica:0/task:0/device:CPU:0"),
                          Cluster().Target("worker", 0));
@@ -116,6 +120,56 @@ void BM_TransportRoundTrip(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TransportRoundTrip)->UseRealTime();
+
+// One RunGraph of a registered NoOp piece on worker 1, sent from here as a master sends it: a
+// transport call whose handler runs an executor on the worker's inter-op pool.
+void BM_RunGraphCall(benchmark::State& state) {
+  absl::StatusOr<std::shared_ptr<Environment>> env = Environment::Get(EnvironmentOptions());
+  const TransportSpec* spec = env.ok() ? (*env)->plugins().FindTransport("grpc") : nullptr;
+  if (spec == nullptr) {
+    state.SkipWithError("no grpc transport");
+    return;
+  }
+  std::shared_ptr<PluginTransport> transport =
+      PluginTransport::Create(*spec, (*env)->plugins().host_api());
+  absl::StatusOr<std::unique_ptr<TransportChannel>> channel =
+      transport->Connect(Cluster().Address("worker", 1), {});
+  if (!channel.ok()) {
+    state.SkipWithError(channel.status().ToString().c_str());
+    return;
+  }
+  Peer peer{"worker 1", channel->get()};
+  distributed::CreateWorkerSessionRequest create;
+  create.set_session_handle("distributed_step_bench");
+  distributed::CreateWorkerSessionResponse created;
+  distributed::RegisterGraphRequest piece;
+  piece.set_session_handle(create.session_handle());
+  *piece.mutable_graph_def() = Parse(NoOp("b", "/job:worker/replica:0/task:1/device:CPU:0"));
+  distributed::RegisterGraphResponse registered;
+  absl::Status status = Call(peer, kWorkerCreateWorkerSession, create, 5000, &created);
+  if (status.ok()) status = Call(peer, kWorkerRegisterGraph, piece, 5000, &registered);
+  if (!status.ok()) {
+    state.SkipWithError(status.ToString().c_str());
+    return;
+  }
+  distributed::RunGraphRequest run;
+  run.set_session_handle(create.session_handle());
+  run.set_graph_handle(registered.graph_handle());
+  run.set_timeout_ms(5000);
+  run.set_ends_step(true);  // the worker drops the step's state as the run ends
+  // Step ids never repeat, also across repetitions: a worker refuses to run an ended step again.
+  static uint64_t step_id = (uint64_t{1} << 56) | (std::random_device{}() & 0xffffffffu) << 16;
+  distributed::RunGraphResponse response;
+  for (auto _ : state) {
+    run.set_step_id(++step_id);
+    status = Call(peer, kWorkerRunGraph, run, 5000, &response);
+    if (!status.ok()) {
+      state.SkipWithError(status.ToString().c_str());
+      return;
+    }
+  }
+}
+BENCHMARK(BM_RunGraphCall)->UseRealTime();
 
 // The same empty step in a local session (no transport at all).
 void BM_LocalEmptyStep(benchmark::State& state) {
