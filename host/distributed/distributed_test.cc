@@ -407,6 +407,14 @@ TEST_P(DistributedTest, AnErrorOnTheMastersOwnTaskReachesTheClientUnchanged) {
   EXPECT_THAT(status.message(), Not(HasSubstr("ancel")));
   EXPECT_THAT(status.message(), Not(HasSubstr("in this process")));
   EXPECT_GE(server("worker1").state().calls_received["Worker/AbortStep"], 1);
+  // The failed step leaves no state behind on either task.
+  auto steps_left = [&] {
+    return server("worker0").state().worker_steps + server("worker1").state().worker_steps;
+  };
+  for (int i = 0; i < 100 && steps_left() != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(steps_left(), 0);
   Tensor c = Tensor::FromVector<float>(TensorShape{3, 1}, {1, 1, 1});
   status = session->Run({{"a", a}, {"b", c}}, {"y"}, {}, &out);
   ASSERT_TRUE(status.ok()) << status;

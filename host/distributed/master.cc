@@ -576,11 +576,13 @@ absl::Status Master::MasterSession::Execute(const Plan& plan, std::vector<Tensor
   }
   // The step's state goes now from the tasks that kept it for other tasks' pulls; nobody waits
   // for it (TensorFlow's master cleans up asynchronously too). The other pieces' state went
-  // when their runs ended (RunGraphRequest.ends_step).
+  // when their runs ended (RunGraphRequest.ends_step), unless the step failed: a piece whose
+  // RunGraph was refused before it ran (or never arrived) may have had state made for it by
+  // the step's AbortStep, so every task is cleaned up then.
   distributed::CleanupGraphRequest cleanup;
   cleanup.set_step_id(step_id);
   for (size_t i = 0; i < peers.size(); ++i) {
-    if (!plan.parts[i].sends_to_other_tasks) continue;
+    if (!plan.parts[i].sends_to_other_tasks && calls->first_error.ok()) continue;
     auto ignored = std::make_shared<distributed::CleanupGraphResponse>();
     CallAsync(peers[i], kWorkerCleanupGraph, cleanup, master_->options_.call_timeout_ms,
               ignored.get(), [ignored](const absl::Status&) {});
