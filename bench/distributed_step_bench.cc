@@ -3,10 +3,12 @@
 // worker. Beside it, in the same run: one call through the same transport (Worker/GetStatus, the
 // unit a step is made of), one Worker/RunGraph of an empty piece (what a step over two workers
 // adds to the client's call), an empty step on one task, and the same empty step in a local
-// session.
+// session. --transport=NAME picks the cluster's transport (default grpc; e.g. rdma).
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
@@ -30,11 +32,15 @@ tensorflow::GraphDef Parse(const std::string& text) {
   return graph;
 }
 
+// The transport of the cluster and of the peer calls: --transport=NAME (default grpc).
+std::string g_transport = "grpc";
+
 // The cluster lives as long as the process; started on first use.
 integration::ProcessCluster& Cluster() {
   static integration::ProcessCluster* cluster = [] {
     integration::ProcessClusterOptions options;
     options.tasks_per_job = {{"worker", 2}};
+    options.transport = g_transport;
     absl::StatusOr<std::unique_ptr<integration::ProcessCluster>> started =
         integration::ProcessCluster::Start(options);
     if (!started.ok()) {
@@ -95,9 +101,9 @@ BENCHMARK(BM_DistributedEmptyStepOneWorker)->UseRealTime();
 // The peer unit: one control-plane round trip through the same transport plugin.
 void BM_TransportRoundTrip(benchmark::State& state) {
   absl::StatusOr<std::shared_ptr<Environment>> env = Environment::Get(EnvironmentOptions());
-  const TransportSpec* spec = env.ok() ? (*env)->plugins().FindTransport("grpc") : nullptr;
+  const TransportSpec* spec = env.ok() ? (*env)->plugins().FindTransport(g_transport) : nullptr;
   if (spec == nullptr) {
-    state.SkipWithError("no grpc transport");
+    state.SkipWithError(("no " + g_transport + " transport").c_str());
     return;
   }
   std::shared_ptr<PluginTransport> transport =
@@ -125,9 +131,9 @@ BENCHMARK(BM_TransportRoundTrip)->UseRealTime();
 // transport call whose handler runs an executor on the worker's inter-op pool.
 void BM_RunGraphCall(benchmark::State& state) {
   absl::StatusOr<std::shared_ptr<Environment>> env = Environment::Get(EnvironmentOptions());
-  const TransportSpec* spec = env.ok() ? (*env)->plugins().FindTransport("grpc") : nullptr;
+  const TransportSpec* spec = env.ok() ? (*env)->plugins().FindTransport(g_transport) : nullptr;
   if (spec == nullptr) {
-    state.SkipWithError("no grpc transport");
+    state.SkipWithError(("no " + g_transport + " transport").c_str());
     return;
   }
   std::shared_ptr<PluginTransport> transport =
@@ -181,4 +187,20 @@ BENCHMARK(BM_LocalEmptyStep)->UseRealTime();
 }  // namespace
 }  // namespace tessera
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  constexpr char kTransportFlag[] = "--transport=";
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], kTransportFlag, sizeof(kTransportFlag) - 1) == 0) {
+      tessera::g_transport = argv[i] + sizeof(kTransportFlag) - 1;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  int args_count = static_cast<int>(args.size());
+  benchmark::Initialize(&args_count, args.data());
+  std::printf("transport: %s\n", tessera::g_transport.c_str());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
