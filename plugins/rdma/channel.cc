@@ -1,5 +1,6 @@
 // The rdma transport's connecting side: channels, their endpoint, and the calls and pulls in
 // flight with their deadlines.
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <unordered_map>
@@ -157,7 +158,8 @@ void Start(const std::shared_ptr<Exchange>& exchange, std::string header, std::s
 }
 
 int64_t DeadlineOf(const ChannelCore& channel, int64_t deadline_ms) {
-  return deadline_ms > 0 ? deadline_ms : channel.options.default_deadline_ms;
+  return std::min(deadline_ms > 0 ? deadline_ms : channel.options.default_deadline_ms,
+                  kMaxDeadlineMs);
 }
 
 // The exchange an answer is for, claimed; nullptr when it was completed already.

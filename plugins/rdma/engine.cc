@@ -6,6 +6,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <utility>
@@ -193,7 +194,8 @@ int Engine::FireTimers() {
     const Clock::time_point now = Clock::now();
     if (first->first > now) {
       const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(first->first - now);
-      return static_cast<int>(wait.count()) + 1;
+      // Far timers wake the thread once a minute, which then sleeps again.
+      return static_cast<int>(std::min<int64_t>(wait.count() + 1, 60000));
     }
     const uint64_t id = first->second;
     timer_order_.erase(first);

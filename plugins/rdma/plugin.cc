@@ -1,149 +1,149 @@
-// The rdma transport plugin's entry point and its C table: the "rdma" transport over UCX. Every
-// slot checks its arguments and catches every exception, so nothing from UCX or C++ crosses the
-// ABI.
+// The rdma transport plugin's entry point and its C table: the "rdma" transport. The plugin links
+// nothing of UCX: its slots forward to the implementation library (ucx_table.h), which it loads
+// from its own folder when the transport is first used. Before that, a slot that can only be
+// reached with a handle (a channel, a reply) meets a NULL handle and answers as for one.
 #include "tessera/sdk/plugin.h"
 
+#include <dlfcn.h>
+
+#include <atomic>
 #include <exception>
-#include <memory>
-#include <utility>
+#include <mutex>
+#include <string>
 
-#include "plugins/rdma/transport.h"
+#include "plugins/rdma/error.h"
+#include "plugins/rdma/ucx_table.h"
 #include "tessera/sdk/transport.h"
-
-struct TSR_TransportServer {
-  std::shared_ptr<tessera::rdma::ServerCore> server;
-};
-
-struct TSR_TransportChannel {
-  std::shared_ptr<tessera::rdma::ChannelCore> channel;
-};
 
 namespace tessera::rdma {
 namespace {
 
-// Runs `body` (returning TSR_Status*), turning any exception into INTERNAL.
-template <typename Body>
-TSR_Status* Guarded(const char* slot, Body&& body) {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    return sdk::Internal("rdma transport ", slot, " threw: ", e.what()).Release();
-  } catch (...) {
-    return sdk::Internal("rdma transport ", slot, " threw an unknown exception").Release();
+std::atomic<const UcxTable*> g_table{nullptr};
+
+// The implementation library's path: beside this plugin's own library.
+std::string ImplementationPath() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&ImplementationPath), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return kUcxLibraryName;
   }
+  const std::string self = info.dli_fname;
+  const size_t slash = self.rfind('/');
+  return slash == std::string::npos ? std::string(kUcxLibraryName)
+                                    : self.substr(0, slash + 1) + kUcxLibraryName;
 }
 
-TSR_Status* ServerStart(void* /*user_data*/, const TSR_Transport_Listen_Args* args,
-                        TSR_TransportServer** server) {
-  return Guarded("Server_Start", [&]() -> TSR_Status* {
-    TSR_TransportHandlers handlers;
-    sdk::Status checked = sdk::CheckListenArgs(args, server, &handlers);
-    if (!checked.ok()) return checked.Release();
-    TransportOptions options;
-    Error error = ParseOptions(args->num_options, args->option_keys, args->option_values, &options);
-    std::shared_ptr<ServerCore> started;
-    if (error.ok()) error = StartServer(args->address, handlers, &started);
-    if (!error.ok()) return error.ToAbi();
-    *server = new TSR_TransportServer{std::move(started)};
-    return nullptr;
+// Loads the implementation once; every later call gives the same answer. Never unloaded.
+Error Load(const UcxTable** table) {
+  static std::once_flag once;
+  static Error* error = new Error();
+  std::call_once(once, [] {
+    const std::string path = ImplementationPath();
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      const char* why = dlerror();
+      *error = MakeError(TSR_CODE_UNAVAILABLE, "rdma transport: cannot load '", path,
+                         "': ", why == nullptr ? "unknown error" : why,
+                         " (the transport's implementation, which needs UCX: libucx0)");
+      return;
+    }
+    auto get_table = reinterpret_cast<UcxTableFn>(dlsym(library, kUcxTableSymbol));
+    const UcxTable* loaded = get_table == nullptr ? nullptr : get_table();
+    if (loaded == nullptr || loaded->version != kUcxTableVersion) {
+      *error = MakeError(TSR_CODE_FAILED_PRECONDITION, "rdma transport: '", path,
+                         "' is not this plugin's implementation (no ", kUcxTableSymbol,
+                         " of version ", kUcxTableVersion, "); reinstall the plugin");
+      return;
+    }
+    loaded->Initialize(sdk::HostApi());
+    g_table.store(loaded, std::memory_order_release);
   });
+  *table = g_table.load(std::memory_order_acquire);
+  return *error;
 }
 
-const char* ServerAddressSlot(TSR_TransportServer* server) {
-  return server == nullptr ? "" : ServerAddress(*server->server).c_str();
+const UcxTable* Loaded() { return g_table.load(std::memory_order_acquire); }
+
+TSR_Status* ServerStart(void* user_data, const TSR_Transport_Listen_Args* args,
+                        TSR_TransportServer** server) {
+  const UcxTable* table = nullptr;
+  Error error = Load(&table);
+  if (!error.ok()) return error.ToAbi();
+  return table->Server_Start(user_data, args, server);
+}
+
+const char* ServerAddress(TSR_TransportServer* server) {
+  const UcxTable* table = Loaded();
+  return table == nullptr ? "" : table->Server_Address(server);
 }
 
 void ServerStop(TSR_TransportServer* server) {
-  if (server == nullptr) return;
-  try {
-    StopServer(server->server);
-    delete server;
-  } catch (...) {
-    // Stop does not throw; nothing else could be done here.
-  }
+  if (const UcxTable* table = Loaded()) table->Server_Stop(server);
 }
 
-TSR_Status* ChannelCreate(void* /*user_data*/, const TSR_Transport_Connect_Args* args,
+TSR_Status* ChannelCreate(void* user_data, const TSR_Transport_Connect_Args* args,
                           TSR_TransportChannel** channel) {
-  return Guarded("Channel_Create", [&]() -> TSR_Status* {
-    sdk::Status checked = sdk::CheckConnectArgs(args, channel);
-    if (!checked.ok()) return checked.Release();
-    TransportOptions options;
-    Error error = ParseOptions(args->num_options, args->option_keys, args->option_values, &options);
-    std::shared_ptr<ChannelCore> created;
-    if (error.ok()) error = CreateChannel(args->address, options, &created);
-    if (!error.ok()) return error.ToAbi();
-    *channel = new TSR_TransportChannel{std::move(created)};
-    return nullptr;
-  });
+  const UcxTable* table = nullptr;
+  Error error = Load(&table);
+  if (!error.ok()) return error.ToAbi();
+  return table->Channel_Create(user_data, args, channel);
 }
 
 void ChannelDestroy(TSR_TransportChannel* channel) {
-  if (channel == nullptr) return;
-  try {
-    DestroyChannel(channel->channel);
-    delete channel;
-  } catch (...) {
-    // The destructor only cancels and waits; nothing else could be done here.
-  }
+  if (const UcxTable* table = Loaded()) table->Channel_Destroy(channel);
 }
 
 void ChannelCall(TSR_TransportChannel* channel, const char* method, const void* request,
                  size_t request_size, int64_t deadline_ms, TSR_CallDoneFn done, void* done_arg) {
-  if (done == nullptr) return;  // nobody to tell
-  if (channel == nullptr) {
+  if (const UcxTable* table = Loaded()) {
+    table->Channel_Call(channel, method, request, request_size, deadline_ms, done, done_arg);
+  } else if (done != nullptr) {
     done(done_arg, sdk::InvalidArgument("Channel_Call on a NULL channel").Release(), nullptr, 0);
-    return;
   }
-  // Everything that can throw happens before the call starts, so `done` runs once either way.
-  TSR_Status* failure = Guarded("Channel_Call", [&]() -> TSR_Status* {
-    Call(channel->channel, method, request, request_size, deadline_ms, done, done_arg);
-    return nullptr;
-  });
-  if (failure != nullptr) done(done_arg, failure, nullptr, 0);
 }
 
 void ChannelRecvTensor(TSR_TransportChannel* channel, const TSR_Channel_RecvTensor_Args* args) {
-  if (!sdk::CheckRecvTensorArgs(channel, args)) return;
-  TSR_Status* failure = Guarded("Channel_RecvTensor", [&]() -> TSR_Status* {
-    RecvTensor(channel->channel, *args);
-    return nullptr;
-  });
-  if (failure != nullptr) args->done(args->done_arg, failure, false);
-}
-
-void ReplySendSlot(TSR_TransportReply* reply, TSR_Status* status, const void* response,
-                   size_t response_size) {
-  try {
-    ReplySend(reply, status, response, response_size);
-  } catch (...) {
-    // Out of memory while encoding: the caller's deadline or the server's Stop answers it.
+  if (const UcxTable* table = Loaded()) {
+    table->Channel_RecvTensor(channel, args);
+  } else {
+    sdk::CheckRecvTensorArgs(nullptr, args);  // tells `done` of the NULL channel
   }
 }
 
-void ReplySendTensorSlot(TSR_TransportReply* reply, TSR_Status* status,
-                         const TSR_TensorView* tensor, bool is_dead, TSR_ReleaseFn release,
-                         void* release_arg) {
-  try {
-    ReplySendTensor(reply, status, tensor, is_dead, release, release_arg);
-  } catch (...) {
-    // As above.
+void ReplySend(TSR_TransportReply* reply, TSR_Status* status, const void* response,
+               size_t response_size) {
+  if (const UcxTable* table = Loaded()) {
+    table->Reply_Send(reply, status, response, response_size);
+  } else {
+    sdk::Status dropped(status);  // no reply exists before the implementation does
   }
 }
 
-TSR_Status* MemoryRegister(void* /*user_data*/, void* ptr, size_t size, int32_t memory_kind,
+void ReplySendTensor(TSR_TransportReply* reply, TSR_Status* status, const TSR_TensorView* tensor,
+                     bool is_dead, TSR_ReleaseFn release, void* release_arg) {
+  if (const UcxTable* table = Loaded()) {
+    table->Reply_SendTensor(reply, status, tensor, is_dead, release, release_arg);
+    return;
+  }
+  sdk::Status dropped(status);
+  if (release != nullptr) release(release_arg);
+}
+
+bool ReplyIsCancelled(const TSR_TransportReply* reply) {
+  const UcxTable* table = Loaded();
+  return table != nullptr && table->Reply_IsCancelled(reply);
+}
+
+TSR_Status* MemoryRegister(void* user_data, void* ptr, size_t size, int32_t memory_kind,
                            TSR_MemoryRegion** region) {
-  return Guarded("Memory_Register", [&]() -> TSR_Status* {
-    return RegisterMemory(ptr, size, memory_kind, region).ToAbi();
-  });
+  const UcxTable* table = nullptr;
+  Error error = Load(&table);
+  if (!error.ok()) return error.ToAbi();
+  return table->Memory_Register(user_data, ptr, size, memory_kind, region);
 }
 
-void MemoryDeregister(void* /*user_data*/, TSR_MemoryRegion* region) {
-  try {
-    DeregisterMemory(region);
-  } catch (...) {
-    // ucp_mem_unmap does not throw; nothing else could be done here.
-  }
+void MemoryDeregister(void* user_data, TSR_MemoryRegion* region) {
+  if (const UcxTable* table = Loaded()) table->Memory_Deregister(user_data, region);
 }
 
 TSR_Status* RegisterRdmaTransport(TSR_Registrar* registrar) {
@@ -160,14 +160,14 @@ TSR_Status* RegisterRdmaTransport(TSR_Registrar* registrar) {
   registration.name = "rdma";
   registration.capabilities = TSR_TRANSPORT_CAPABILITY_RMA;
   registration.Server_Start = &ServerStart;
-  registration.Server_Address = &ServerAddressSlot;
+  registration.Server_Address = &ServerAddress;
   registration.Server_Stop = &ServerStop;
   registration.Channel_Create = &ChannelCreate;
   registration.Channel_Destroy = &ChannelDestroy;
   registration.Channel_Call = &ChannelCall;
   registration.Channel_RecvTensor = &ChannelRecvTensor;
-  registration.Reply_Send = &ReplySendSlot;
-  registration.Reply_SendTensor = &ReplySendTensorSlot;
+  registration.Reply_Send = &ReplySend;
+  registration.Reply_SendTensor = &ReplySendTensor;
   registration.Reply_IsCancelled = &ReplyIsCancelled;
   return sdk::HostApi()->Registrar_RegisterTransport(registrar, &registration);
 }

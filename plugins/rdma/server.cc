@@ -2,6 +2,7 @@
 // pulls, and the replies the host answers them through.
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 #include <unordered_map>
@@ -105,7 +106,10 @@ std::shared_ptr<ServerCall> NewCall(const std::shared_ptr<Connection>& connectio
   call->connection = connection;
   call->exchange = exchange;
   call->pull = pull;
-  if (deadline_ms > 0) call->deadline = Clock::now() + std::chrono::milliseconds(deadline_ms);
+  if (deadline_ms > 0) {
+    call->deadline =
+        Clock::now() + std::chrono::milliseconds(std::min(deadline_ms, kMaxDeadlineMs));
+  }
   connection->server->unanswered.insert(call);
   return call;
 }

@@ -38,6 +38,9 @@ enum AmId : unsigned {
 
 // Longest method name a call carries.
 inline constexpr size_t kMaxMethodSize = 1024;
+// Deadlines are cut to 2^40 ms (about 35 years), as the host cuts timeouts, so that adding one to
+// the clock cannot overflow.
+inline constexpr int64_t kMaxDeadlineMs = int64_t{1} << 40;
 
 struct CallHeader {
   uint64_t exchange = 0;

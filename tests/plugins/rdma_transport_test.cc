@@ -1,8 +1,12 @@
 // The rdma transport plugin beyond the conformance suite: its own errors, each with its code and
 // message (options, addresses, deadlines, destroyed channels, stopped servers, unreachable and
 // unresolvable peers, memory registration), and its registration. Loads the real plugin.
+#include <dlfcn.h>
+
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +40,61 @@ const PluginRegistry& Registry() {
     return created->release();
   }();
   return *registry;
+}
+
+bool UcxIsLoaded() {
+  void* ucp = dlopen("libucp.so.0", RTLD_NOW | RTLD_NOLOAD);
+  if (ucp != nullptr) dlclose(ucp);
+  return ucp != nullptr;
+}
+
+// Defined first, so that it runs first in this binary: nothing before it used the transport.
+TEST(RdmaPluginLoadTest, LoadsUcxOnlyWhenTheTransportIsFirstUsed) {
+  const TransportSpec* spec = Registry().FindTransport("rdma");
+  if (spec == nullptr) GTEST_SKIP() << "skipped: the rdma transport was not built";
+  ASSERT_FALSE(UcxIsLoaded()) << "UCX was loaded before this test: run it alone";
+  std::shared_ptr<PluginTransport> transport = PluginTransport::Create(*spec, Registry().host_api());
+  // A process that loads every plugin (a local session, `tessera plugins`) gets no UCX.
+  EXPECT_FALSE(UcxIsLoaded());
+  absl::StatusOr<std::unique_ptr<TransportChannel>> channel =
+      transport->Connect("127.0.0.1:1", {});
+  ASSERT_TRUE(channel.ok()) << channel.status();
+  EXPECT_TRUE(UcxIsLoaded());
+}
+
+// A copy of the rdma plugin alone in a folder, with `implementation` (when not empty) copied beside
+// it as its implementation library; Connect through it gives the plugin's loading error.
+absl::Status ConnectThroughACopy(const std::string& implementation) {
+  std::string dir =
+      (std::filesystem::temp_directory_path() / "tessera-rdma-copy-XXXXXX").string();
+  if (mkdtemp(dir.data()) == nullptr) return absl::InternalError("mkdtemp failed");
+  const std::filesystem::path plugins = TESSERA_PLUGIN_DIR;
+  std::filesystem::copy_file(plugins / "libtessera_rdma.so", dir + "/libtessera_rdma.so");
+  std::filesystem::copy_file(plugins / "rdma.tessera-plugin.json",
+                             dir + "/rdma.tessera-plugin.json");
+  if (!implementation.empty()) {
+    std::filesystem::copy_file(implementation, dir + "/libtessera_rdma_ucx.so");
+  }
+  absl::Status result;
+  {
+    RegistryOptions options;
+    options.plugin_paths = {dir};
+    options.plugin_path_env = "";
+    options.default_plugin_dir = "";
+    absl::StatusOr<std::unique_ptr<PluginRegistry>> registry = PluginRegistry::Create(options);
+    if (!registry.ok()) {
+      result = registry.status();
+    } else if (const TransportSpec* spec = (*registry)->FindTransport("rdma")) {
+      result = PluginTransport::Create(*spec, (*registry)->host_api())
+                   ->Connect("127.0.0.1:1", {})
+                   .status();
+    } else {
+      result = absl::NotFoundError("the copy registered no rdma transport");
+    }
+  }
+  std::error_code error;
+  std::filesystem::remove_all(dir, error);
+  return absl::Status(result.code(), result.message());
 }
 
 // The outcome of one call, waited for with std::mutex (Debian's Abseil is not built with TSan).
@@ -110,6 +169,25 @@ class RdmaTransportTest : public ::testing::Test {
 
   std::shared_ptr<PluginTransport> transport_;
 };
+
+// Each copy is a library of its own (another path), with its own implementation to load.
+TEST_F(RdmaTransportTest, AMissingImplementationIsUnavailableNamingIt) {
+  absl::Status status = ConnectThroughACopy("");
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
+  EXPECT_THAT(std::string(status.message()), HasSubstr("rdma transport: cannot load '"));
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("/libtessera_rdma_ucx.so': "));
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("(the transport's implementation, which needs UCX: libucx0)"));
+}
+
+TEST_F(RdmaTransportTest, AnImplementationOfAnotherVersionIsRefused) {
+  absl::Status status = ConnectThroughACopy(TESSERA_FAKE_RDMA_UCX);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("/libtessera_rdma_ucx.so' is not this plugin's implementation (no "
+                        "tessera_rdma_ucx_table of version 1); reinstall the plugin"));
+}
 
 TEST_F(RdmaTransportTest, RegistersWithRmaAndWithoutTls) {
   EXPECT_EQ(transport_->name(), "rdma");
