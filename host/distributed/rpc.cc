@@ -87,7 +87,9 @@ absl::Status Call(const Peer& peer, absl::string_view method,
   auto wait = std::make_shared<Wait>();
   CallAsync(peer, method, request, deadline_ms, response, [wait](const absl::Status& status) {
     std::lock_guard<std::mutex> lock(wait->mu);
-    wait->status = status;
+    // An unshared copy: the caller's thread must not share the message's reference count with
+    // the transport's thread (Debian's Abseil is not instrumented for ThreadSanitizer).
+    wait->status = absl::Status(status.code(), status.message());
     wait->done = true;
     wait->cv.notify_all();
   });

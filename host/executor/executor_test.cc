@@ -115,13 +115,21 @@ struct AsyncGate {
 };
 AsyncGate* g_gate = nullptr;
 
+// The threads that complete AsyncIdentity, joined before the test's pool goes: the executor
+// continues the step on such a thread, which may still be inside the pool's Schedule when the
+// step's end has already been seen by the test.
+std::mutex g_async_threads_mu;
+std::vector<std::thread>* g_async_threads = nullptr;
+
 void AsyncIdentity(void*, TSR_KernelContext* ctx, TSR_KernelDoneFn done, void* done_arg) {
   g_log->Ran(ctx);
-  std::thread([ctx, done, done_arg] {
+  std::thread thread([ctx, done, done_arg] {
     g_gate->Wait();
     ctx->outputs[0] = ctx->inputs[0];
     done(done_arg, nullptr);
-  }).detach();
+  });
+  std::lock_guard<std::mutex> lock(g_async_threads_mu);
+  g_async_threads->push_back(std::move(thread));
 }
 
 KernelSpec Spec(const std::string& op, TSR_Status* (*compute)(void*, TSR_KernelContext*),
@@ -144,6 +152,7 @@ class ExecutorTest : public ::testing::Test {
         pool_(std::make_unique<ThreadPool>("executor_test", 4)) {
     g_log = &log_;
     g_gate = &gate_;
+    g_async_threads = &async_threads_;
     specs_.push_back(Spec("AddV2", AddCompute, TSR_KERNEL_FLAG_CHEAP));
     specs_.push_back(Spec("Neg", SlowNegCompute));
     specs_.push_back(Spec("Sqrt", CheckedSqrtCompute));
@@ -153,8 +162,16 @@ class ExecutorTest : public ::testing::Test {
     factory_ = std::make_unique<KernelFactory>(specs_);
   }
   ~ExecutorTest() override {
+    gate_.Release();  // a test that failed before releasing its kernels must not hang here
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard<std::mutex> lock(g_async_threads_mu);
+      threads.swap(async_threads_);
+    }
+    for (std::thread& thread : threads) thread.join();
     g_log = nullptr;
     g_gate = nullptr;
+    g_async_threads = nullptr;
   }
 
   // Imports `text` (a GraphDef), places every node on the device and builds an executor.
@@ -219,6 +236,7 @@ class ExecutorTest : public ::testing::Test {
   std::unique_ptr<OpRegistry> ops_;
   std::unique_ptr<Device> device_;
   std::unique_ptr<ThreadPool> pool_;
+  std::vector<std::thread> async_threads_;  // declared after pool_: gone (joined) before it
   std::vector<KernelSpec> specs_;
   std::unique_ptr<KernelFactory> factory_;
   std::unique_ptr<Graph> graph_;

@@ -39,6 +39,16 @@ Error UcxError(const char* what, ucs_status_t status) {
 
 }  // namespace
 
+static Engine* g_started = nullptr;  // the engine whose thread runs, for the exit hook below
+
+// Runs when this library's static objects are destroyed at exit, before UCX's (this library
+// depends on UCX's, so the dynamic linker finalizes it first).
+struct StopAtExitHook {
+  ~StopAtExitHook() {
+    if (g_started != nullptr) g_started->StopAtExit();
+  }
+} g_stop_at_exit;
+
 Error Engine::Get(Engine** engine) {
   static Error* error = nullptr;
   static Engine* instance = [] {
@@ -48,6 +58,7 @@ Error Engine::Get(Engine** engine) {
       error = new Error(std::move(started));
       return static_cast<Engine*>(nullptr);  // the half-started engine is kept, never used
     }
+    g_started = created;
     return created;
   }();
   if (instance == nullptr) return *error;
@@ -206,9 +217,23 @@ int Engine::FireTimers() {
   }
 }
 
+void Engine::StopAtExit() {
+  stopping_.store(true, std::memory_order_release);
+  if (OnEngineThread()) return;  // exit() called from a callback on this very thread
+  Wake();
+  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(1);
+  while (!stopped_.load(std::memory_order_acquire) && Clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 void Engine::Loop() {
   Clock::time_point spin_until = Clock::now() + PollTime();
   for (;;) {
+    if (stopping_.load(std::memory_order_acquire)) {
+      stopped_.store(true, std::memory_order_release);
+      return;  // the process is exiting; UCX's objects are left to it
+    }
     RunTasks();
     bool busy = false;
     while (ucp_worker_progress(worker_) != 0) busy = true;

@@ -65,6 +65,11 @@ class Engine {
   // Engine thread only (set once at start for each id).
   void SetAmHandler(unsigned id, AmHandler handler, void* arg);
 
+  // At the process's exit (this library's destructors run before UCX's): stops the thread's
+  // loop, so that it touches no UCX object while UCX's own destructors run. Waits at most a
+  // second for a thread busy in a host callback.
+  void StopAtExit();
+
   ucp_context_h context() const { return context_; }
   ucp_worker_h worker() const { return worker_; }
   // The largest Active Message header this worker sends.
@@ -85,6 +90,8 @@ class Engine {
   int epoll_fd_ = -1;
   int event_fd_ = -1;
   std::atomic<std::thread::id> thread_id_{};
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> stopped_{false};
 
   std::mutex mutex_;
   std::deque<Task> tasks_;  // guarded by mutex_

@@ -12,8 +12,12 @@ inline const TSR_HostApi* g_host_api = nullptr;
 }  // namespace internal
 
 // Installs the host table; InitializePlugin (plugin.h) calls it. The table stays valid until the
-// process exits, so the pointer is never cleared.
-inline void SetHostApi(const TSR_HostApi* host) { internal::g_host_api = host; }
+// process exits, so the pointer is never cleared. A host initializes a plugin again for every
+// registry it creates, while the plugin's threads may be reading the pointer: the host hands out
+// one table per set of runtime slots, so the pointer is written only when it changes.
+inline void SetHostApi(const TSR_HostApi* host) {
+  if (internal::g_host_api != host) internal::g_host_api = host;
+}
 
 // The host table; NULL before TSR_Plugin_Init.
 inline const TSR_HostApi* HostApi() { return internal::g_host_api; }
