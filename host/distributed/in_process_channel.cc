@@ -135,7 +135,10 @@ void InProcessChannel::DeadlineLoop() {
     if (core_->deadlines.empty()) {
       core_->wake.wait(lock);
     } else {
-      core_->wake.wait_until(lock, core_->deadlines.begin()->first);
+      // A copy: wait_until reads its deadline again after each wake-up, by which time the
+      // entry may be gone (its call answered).
+      const Clock::time_point next = core_->deadlines.begin()->first;
+      core_->wake.wait_until(lock, next);
     }
     const Clock::time_point now = Clock::now();
     std::vector<std::shared_ptr<PendingCall>> expired;

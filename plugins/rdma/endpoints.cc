@@ -214,8 +214,16 @@ void Drop(IncomingData& incoming) {
 Error Resolve(const std::string& address, const std::string& host, int port, bool passive,
               sockaddr_storage* out, socklen_t* length) {
   addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
+  // IPv4 only: UCX 1.13's TCP connection manager overruns its address buffer when it connects
+  // back to an IPv6 peer (a heap-buffer-overflow under AddressSanitizer), so names resolve to
+  // their IPv4 addresses ("localhost" to 127.0.0.1 even where ::1 comes first).
+  hints.ai_family = AF_INET;
   hints.ai_socktype = SOCK_STREAM;
+  if (host.find(':') != std::string::npos) {
+    return MakeError(TSR_CODE_INVALID_ARGUMENT, "address '", address,
+                     "' is IPv6, which the rdma transport does not take (UCX 1.13's TCP connection "
+                     "manager mishandles IPv6 peers); give an IPv4 address or a name");
+  }
   hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
   addrinfo* found = nullptr;
   const std::string service = std::to_string(port);

@@ -229,6 +229,18 @@ TEST_F(RdmaTransportTest, RefusesMalformedAddresses) {
   EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(server.status().message(),
               HasSubstr("address '127.0.0.1' has no port (expected host:port, or [ipv6]:port)"));
+  absl::StatusOr<std::unique_ptr<TransportServer>> v6 = transport_->Listen("[::1]:0", {}, &handler);
+  ASSERT_FALSE(v6.ok());
+  EXPECT_EQ(v6.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(v6.status().message(),
+              HasSubstr("address '[::1]:0' is IPv6, which the rdma transport does not take (UCX "
+                        "1.13's TCP connection manager mishandles IPv6 peers); give an IPv4 "
+                        "address or a name"));
+  absl::StatusOr<std::unique_ptr<TransportChannel>> v6_channel =
+      transport_->Connect("[::1]:2222", {});
+  ASSERT_FALSE(v6_channel.ok());
+  EXPECT_EQ(v6_channel.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(v6_channel.status().message(), HasSubstr("address '[::1]:2222' is IPv6"));
   absl::StatusOr<std::unique_ptr<TransportServer>> unresolvable =
       transport_->Listen("no-such-host.invalid:0", {}, &handler);
   ASSERT_FALSE(unresolvable.ok());
