@@ -98,23 +98,30 @@ void BM_DistributedEmptyStepOneWorker(benchmark::State& state) {
 }
 BENCHMARK(BM_DistributedEmptyStepOneWorker)->UseRealTime();
 
-// The peer unit: one control-plane round trip through the same transport plugin.
-void BM_TransportRoundTrip(benchmark::State& state) {
+// A channel to worker 1 through the cluster's transport, as a master has; nullptr (the benchmark
+// skipped with the reason) when there is none.
+std::unique_ptr<TransportChannel> ConnectToWorker1(benchmark::State& state) {
   absl::StatusOr<std::shared_ptr<Environment>> env = Environment::Get(EnvironmentOptions());
   const TransportSpec* spec = env.ok() ? (*env)->plugins().FindTransport(g_transport) : nullptr;
   if (spec == nullptr) {
     state.SkipWithError(("no " + g_transport + " transport").c_str());
-    return;
+    return nullptr;
   }
-  std::shared_ptr<PluginTransport> transport =
-      PluginTransport::Create(*spec, (*env)->plugins().host_api());
   absl::StatusOr<std::unique_ptr<TransportChannel>> channel =
-      transport->Connect(Cluster().Address("worker", 1), {});
+      PluginTransport::Create(*spec, (*env)->plugins().host_api())
+          ->Connect(Cluster().Address("worker", 1), {});
   if (!channel.ok()) {
     state.SkipWithError(channel.status().ToString().c_str());
-    return;
+    return nullptr;
   }
-  Peer peer{"worker 1", channel->get()};
+  return *std::move(channel);
+}
+
+// The peer unit: one control-plane round trip through the same transport plugin.
+void BM_TransportRoundTrip(benchmark::State& state) {
+  std::unique_ptr<TransportChannel> channel = ConnectToWorker1(state);
+  if (channel == nullptr) return;
+  Peer peer{"worker 1", channel.get()};
   distributed::GetStatusRequest request;
   distributed::GetStatusResponse response;
   for (auto _ : state) {
@@ -130,21 +137,9 @@ BENCHMARK(BM_TransportRoundTrip)->UseRealTime();
 // One RunGraph of a registered NoOp piece on worker 1, sent from here as a master sends it: a
 // transport call whose handler runs an executor on the worker's inter-op pool.
 void BM_RunGraphCall(benchmark::State& state) {
-  absl::StatusOr<std::shared_ptr<Environment>> env = Environment::Get(EnvironmentOptions());
-  const TransportSpec* spec = env.ok() ? (*env)->plugins().FindTransport(g_transport) : nullptr;
-  if (spec == nullptr) {
-    state.SkipWithError(("no " + g_transport + " transport").c_str());
-    return;
-  }
-  std::shared_ptr<PluginTransport> transport =
-      PluginTransport::Create(*spec, (*env)->plugins().host_api());
-  absl::StatusOr<std::unique_ptr<TransportChannel>> channel =
-      transport->Connect(Cluster().Address("worker", 1), {});
-  if (!channel.ok()) {
-    state.SkipWithError(channel.status().ToString().c_str());
-    return;
-  }
-  Peer peer{"worker 1", channel->get()};
+  std::unique_ptr<TransportChannel> channel = ConnectToWorker1(state);
+  if (channel == nullptr) return;
+  Peer peer{"worker 1", channel.get()};
   distributed::CreateWorkerSessionRequest create;
   create.set_session_handle("distributed_step_bench");
   distributed::CreateWorkerSessionResponse created;
