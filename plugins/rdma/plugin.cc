@@ -69,16 +69,16 @@ TSR_Status* ServerStart(void* user_data, const TSR_Transport_Listen_Args* args,
   const UcxTable* table = nullptr;
   Error error = Load(&table);
   if (!error.ok()) return error.ToAbi();
-  return table->Server_Start(user_data, args, server);
+  return table->transport.Server_Start(user_data, args, server);
 }
 
 const char* ServerAddress(TSR_TransportServer* server) {
   const UcxTable* table = Loaded();
-  return table == nullptr ? "" : table->Server_Address(server);
+  return table == nullptr ? "" : table->transport.Server_Address(server);
 }
 
 void ServerStop(TSR_TransportServer* server) {
-  if (const UcxTable* table = Loaded()) table->Server_Stop(server);
+  if (const UcxTable* table = Loaded()) table->transport.Server_Stop(server);
 }
 
 TSR_Status* ChannelCreate(void* user_data, const TSR_Transport_Connect_Args* args,
@@ -86,17 +86,18 @@ TSR_Status* ChannelCreate(void* user_data, const TSR_Transport_Connect_Args* arg
   const UcxTable* table = nullptr;
   Error error = Load(&table);
   if (!error.ok()) return error.ToAbi();
-  return table->Channel_Create(user_data, args, channel);
+  return table->transport.Channel_Create(user_data, args, channel);
 }
 
 void ChannelDestroy(TSR_TransportChannel* channel) {
-  if (const UcxTable* table = Loaded()) table->Channel_Destroy(channel);
+  if (const UcxTable* table = Loaded()) table->transport.Channel_Destroy(channel);
 }
 
 void ChannelCall(TSR_TransportChannel* channel, const char* method, const void* request,
                  size_t request_size, int64_t deadline_ms, TSR_CallDoneFn done, void* done_arg) {
   if (const UcxTable* table = Loaded()) {
-    table->Channel_Call(channel, method, request, request_size, deadline_ms, done, done_arg);
+    table->transport.Channel_Call(channel, method, request, request_size, deadline_ms, done,
+                                  done_arg);
   } else if (done != nullptr) {
     done(done_arg, sdk::InvalidArgument("Channel_Call on a NULL channel").Release(), nullptr, 0);
   }
@@ -104,7 +105,7 @@ void ChannelCall(TSR_TransportChannel* channel, const char* method, const void* 
 
 void ChannelRecvTensor(TSR_TransportChannel* channel, const TSR_Channel_RecvTensor_Args* args) {
   if (const UcxTable* table = Loaded()) {
-    table->Channel_RecvTensor(channel, args);
+    table->transport.Channel_RecvTensor(channel, args);
   } else {
     sdk::CheckRecvTensorArgs(nullptr, args);  // tells `done` of the NULL channel
   }
@@ -113,7 +114,7 @@ void ChannelRecvTensor(TSR_TransportChannel* channel, const TSR_Channel_RecvTens
 void ReplySend(TSR_TransportReply* reply, TSR_Status* status, const void* response,
                size_t response_size) {
   if (const UcxTable* table = Loaded()) {
-    table->Reply_Send(reply, status, response, response_size);
+    table->transport.Reply_Send(reply, status, response, response_size);
   } else {
     sdk::Status dropped(status);  // no reply exists before the implementation does
   }
@@ -122,7 +123,7 @@ void ReplySend(TSR_TransportReply* reply, TSR_Status* status, const void* respon
 void ReplySendTensor(TSR_TransportReply* reply, TSR_Status* status, const TSR_TensorView* tensor,
                      bool is_dead, TSR_ReleaseFn release, void* release_arg) {
   if (const UcxTable* table = Loaded()) {
-    table->Reply_SendTensor(reply, status, tensor, is_dead, release, release_arg);
+    table->transport.Reply_SendTensor(reply, status, tensor, is_dead, release, release_arg);
     return;
   }
   sdk::Status dropped(status);
@@ -131,7 +132,7 @@ void ReplySendTensor(TSR_TransportReply* reply, TSR_Status* status, const TSR_Te
 
 bool ReplyIsCancelled(const TSR_TransportReply* reply) {
   const UcxTable* table = Loaded();
-  return table != nullptr && table->Reply_IsCancelled(reply);
+  return table != nullptr && table->transport.Reply_IsCancelled(reply);
 }
 
 TSR_Status* MemoryRegister(void* user_data, void* ptr, size_t size, int32_t memory_kind,
@@ -139,11 +140,11 @@ TSR_Status* MemoryRegister(void* user_data, void* ptr, size_t size, int32_t memo
   const UcxTable* table = nullptr;
   Error error = Load(&table);
   if (!error.ok()) return error.ToAbi();
-  return table->Memory_Register(user_data, ptr, size, memory_kind, region);
+  return table->rma.Memory_Register(user_data, ptr, size, memory_kind, region);
 }
 
 void MemoryDeregister(void* user_data, TSR_MemoryRegion* region) {
-  if (const UcxTable* table = Loaded()) table->Memory_Deregister(user_data, region);
+  if (const UcxTable* table = Loaded()) table->rma.Memory_Deregister(user_data, region);
 }
 
 TSR_Status* RegisterRdmaTransport(TSR_Registrar* registrar) {

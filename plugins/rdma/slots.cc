@@ -149,16 +149,35 @@ void MemoryDeregister(void* /*user_data*/, TSR_MemoryRegion* region) {
 
 void Initialize(const TSR_HostApi* host) { sdk::SetHostApi(host); }
 
-const UcxTable kTable = {
-    kUcxTableVersion,  &Initialize,     &ServerStart,          &ServerAddressSlot,
-    &ServerStop,       &ChannelCreate,  &ChannelDestroy,       &ChannelCall,
-    &ChannelRecvTensor, &ReplySendSlot, &ReplySendTensorSlot,  &ReplyIsCancelled,
-    &MemoryRegister,   &MemoryDeregister,
-};
+const UcxTable& Table() {
+  static const UcxTable table = [] {
+    UcxTable built{};
+    built.version = kUcxTableVersion;
+    built.Initialize = &Initialize;
+    TSR_TransportRegistration& slots = built.transport;
+    slots.struct_size = sizeof(slots);
+    slots.Server_Start = &ServerStart;
+    slots.Server_Address = &ServerAddressSlot;
+    slots.Server_Stop = &ServerStop;
+    slots.Channel_Create = &ChannelCreate;
+    slots.Channel_Destroy = &ChannelDestroy;
+    slots.Channel_Call = &ChannelCall;
+    slots.Channel_RecvTensor = &ChannelRecvTensor;
+    slots.Reply_Send = &ReplySendSlot;
+    slots.Reply_SendTensor = &ReplySendTensorSlot;
+    slots.Reply_IsCancelled = &ReplyIsCancelled;
+    built.rma.base.struct_size = sizeof(built.rma);
+    built.rma.base.type = TSR_EXTENSION_TYPE_TRANSPORT_RMA;
+    built.rma.Memory_Register = &MemoryRegister;
+    built.rma.Memory_Deregister = &MemoryDeregister;
+    return built;
+  }();
+  return table;
+}
 
 }  // namespace
 }  // namespace tessera::rdma
 
 extern "C" TSR_PLUGIN_EXPORT const tessera::rdma::UcxTable* tessera_rdma_ucx_table() {
-  return &tessera::rdma::kTable;
+  return &tessera::rdma::Table();
 }

@@ -5,8 +5,8 @@
 // friends) in the process; a process that loads every plugin but never uses this transport (a
 // local session, `tessera plugins`) should not pay for that, nor run UCX's library constructors.
 //
-// The implementation library exports one function returning this table; its slots have the
-// transport registration's signatures (plugin_api/transport.h) and the same contracts.
+// The implementation library exports one function returning this table: the transport's slots,
+// in the ABI's own structs (plugin_api/transport.h).
 #ifndef TESSERA_PLUGINS_RDMA_UCX_TABLE_H_
 #define TESSERA_PLUGINS_RDMA_UCX_TABLE_H_
 
@@ -26,27 +26,10 @@ struct UcxTable {
   uint32_t version;
   // Gives the implementation the host's table (its own copy of the SDK's pointer).
   void (*Initialize)(const TSR_HostApi* host);
-  TSR_Status* (*Server_Start)(void* user_data, const TSR_Transport_Listen_Args* args,
-                              TSR_TransportServer** server);
-  const char* (*Server_Address)(TSR_TransportServer* server);
-  void (*Server_Stop)(TSR_TransportServer* server);
-  TSR_Status* (*Channel_Create)(void* user_data, const TSR_Transport_Connect_Args* args,
-                                TSR_TransportChannel** channel);
-  void (*Channel_Destroy)(TSR_TransportChannel* channel);
-  void (*Channel_Call)(TSR_TransportChannel* channel, const char* method, const void* request,
-                       size_t request_size, int64_t deadline_ms, TSR_CallDoneFn done,
-                       void* done_arg);
-  void (*Channel_RecvTensor)(TSR_TransportChannel* channel,
-                             const TSR_Channel_RecvTensor_Args* args);
-  void (*Reply_Send)(TSR_TransportReply* reply, TSR_Status* status, const void* response,
-                     size_t response_size);
-  void (*Reply_SendTensor)(TSR_TransportReply* reply, TSR_Status* status,
-                           const TSR_TensorView* tensor, bool is_dead, TSR_ReleaseFn release,
-                           void* release_arg);
-  bool (*Reply_IsCancelled)(const TSR_TransportReply* reply);
-  TSR_Status* (*Memory_Register)(void* user_data, void* ptr, size_t size, int32_t memory_kind,
-                                 TSR_MemoryRegion** region);
-  void (*Memory_Deregister)(void* user_data, TSR_MemoryRegion* region);
+  // The transport's slots, with their ABI contracts; `name`, `capabilities` and the extension
+  // list are the plugin's to fill (unset here).
+  TSR_TransportRegistration transport;
+  TSR_TransportRmaExtension rma;  // Memory_Register and Memory_Deregister
 };
 
 // The implementation library's one export.
