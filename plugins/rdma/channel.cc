@@ -311,12 +311,9 @@ Error CreateChannel(const std::string& address, const TransportOptions& options,
     return MakeError(TSR_CODE_INVALID_ARGUMENT, "address '", address, "' ", why, " ",
                      sdk::kHostPortForm);
   }
-  if (core->host.find(':') != std::string::npos) {
-    sockaddr_storage unused;
-    socklen_t unused_length = 0;
-    return Resolve(address, core->host, core->port, /*passive=*/false, &unused, &unused_length);
-  }
-  Error error = StartEngine();
+  Error error = RefuseIpv6(address, core->host);
+  if (!error.ok()) return error;
+  error = StartEngine();
   if (!error.ok()) return error;
   core->address = address;
   core->options = options;

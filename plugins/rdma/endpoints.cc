@@ -211,6 +211,13 @@ void Drop(IncomingData& incoming) {
   ucp_am_data_release(TheEngine().worker(), std::exchange(incoming.descriptor, nullptr));
 }
 
+Error RefuseIpv6(const std::string& address, const std::string& host) {
+  if (host.find(':') == std::string::npos) return Error();
+  return MakeError(TSR_CODE_INVALID_ARGUMENT, "address '", address,
+                   "' is IPv6, which the rdma transport does not take (UCX 1.13's TCP connection "
+                   "manager mishandles IPv6 peers); give an IPv4 address or a name");
+}
+
 Error Resolve(const std::string& address, const std::string& host, int port, bool passive,
               sockaddr_storage* out, socklen_t* length) {
   addrinfo hints{};
@@ -219,11 +226,8 @@ Error Resolve(const std::string& address, const std::string& host, int port, boo
   // their IPv4 addresses ("localhost" to 127.0.0.1 even where ::1 comes first).
   hints.ai_family = AF_INET;
   hints.ai_socktype = SOCK_STREAM;
-  if (host.find(':') != std::string::npos) {
-    return MakeError(TSR_CODE_INVALID_ARGUMENT, "address '", address,
-                     "' is IPv6, which the rdma transport does not take (UCX 1.13's TCP connection "
-                     "manager mishandles IPv6 peers); give an IPv4 address or a name");
-  }
+  Error ipv6 = RefuseIpv6(address, host);
+  if (!ipv6.ok()) return ipv6;
   hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
   addrinfo* found = nullptr;
   const std::string service = std::to_string(port);

@@ -75,6 +75,9 @@ ucs_status_t Capture(void* data, size_t length, const ucp_am_recv_param_t* param
 void Receive(IncomingData& incoming, void* destination, std::function<void(ucs_status_t)> done);
 void Drop(IncomingData& incoming);
 
+// INVALID_ARGUMENT naming `address` when `host` (split from it) is an IPv6 address.
+Error RefuseIpv6(const std::string& address, const std::string& host);
+
 // Resolves "host" and `port` to an IPv4 socket address (numeric hosts and names). INVALID_ARGUMENT
 // naming `address` when it does not resolve, or is an IPv6 address (UCX 1.13 mishandles those).
 Error Resolve(const std::string& address, const std::string& host, int port, bool passive,
