@@ -351,7 +351,8 @@ absl::StatusOr<int64_t> RangeLength(const ShapeInferenceContext& ctx, T start, T
     const int64_t step = std::abs(static_cast<int64_t>(delta));
     return span / step + (span % step != 0 ? 1 : 0);
   } else {
-    const double length = std::ceil(std::abs((static_cast<double>(limit) - start) / delta));
+    // In the op's type, as the kernel and TensorFlow do (not in double: see the kernel).
+    const double length = static_cast<double>(std::ceil(std::abs((limit - start) / delta)));
     if (!(length <= static_cast<double>(std::numeric_limits<int64_t>::max()))) {
       return ctx.Error("Requires ((limit - start) / delta) <= 9223372036854775807");
     }

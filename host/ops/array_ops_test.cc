@@ -336,6 +336,14 @@ TEST_F(ArrayOpsTest, RangeLengthFromConstants) {
                     scalars, {&fstart, &flimit, &fdelta});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_THAT(*out, ElementsAre(PartialShape({4})));
+  // The length in float, as the kernel computes it (in double 1.2f / 0.4f is above 3).
+  Tensor flimit2 = Tensor::Scalar<float>(1.2f);
+  Tensor fdelta2 = Tensor::Scalar<float>(0.4f);
+  Tensor fzero = Tensor::Scalar<float>(0.f);
+  out = InferShapes(*ops_, "Range", R"pb(attr { key: "Tidx" value { type: DT_FLOAT } })pb",
+                    scalars, {&fzero, &flimit2, &fdelta2});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3})));
   out = InferShapes(*ops_, "Range", "", scalars, {&start, nullptr, &delta});
   ASSERT_TRUE(out.ok());
   EXPECT_THAT(*out, ElementsAre(PartialShape({-1})));

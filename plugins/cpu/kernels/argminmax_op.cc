@@ -12,15 +12,6 @@
 namespace tessera::cpu {
 namespace {
 
-template <typename T>
-bool IsNan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(v);
-  } else {
-    return false;
-  }
-}
-
 // True when `candidate` replaces `best` (a strictly better number, or any number over NaN).
 template <bool kMax, typename T>
 bool Better(T candidate, T best) {

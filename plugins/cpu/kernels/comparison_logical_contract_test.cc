@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugins/cpu/testing/cpu_plugin_host.h"
 #include "plugins/cpu/testing/fake_host.h"
 
 namespace tessera::cpu::testing {
@@ -14,16 +15,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-FakeHost& Host() {
-  static FakeHost* host = [] {
-    auto* h = new FakeHost();
-    std::string message;
-    EXPECT_EQ(h->LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message), TSR_CODE_OK) << message;
-    return h;
-  }();
-  return *host;
-}
 
 void ExpectError(const RunResult& r, TSR_Code code, const std::string& substring) {
   EXPECT_EQ(r.code, code) << r.message;
@@ -37,7 +28,7 @@ FakeTensor Bools(std::vector<int64_t> dims, const std::vector<uint8_t>& values) 
 
 RunResult RunBool(const std::string& op, std::vector<FakeTensor> inputs,
                   const FakeAttrs& attrs = {}) {
-  return Host().Run(op, std::move(inputs), attrs, 1, {TSR_DTYPE_BOOL});
+  return CpuPluginHost().Run(op, std::move(inputs), attrs, 1, {TSR_DTYPE_BOOL});
 }
 
 TEST(ComparisonLogicalContractTest, ComparisonRejectsMixedDtypes) {

@@ -2,6 +2,7 @@
 #ifndef TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_
 #define TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -71,6 +72,16 @@ T WrappingMultiply(T a, T b) {
     return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
   } else {
     return a * b;
+  }
+}
+
+// True for a floating NaN; never for an integer.
+template <typename T>
+bool IsNan(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(v);
+  } else {
+    return false;
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugins/cpu/testing/cpu_plugin_host.h"
 #include "plugins/cpu/testing/fake_host.h"
 
 namespace tessera::cpu::testing {
@@ -16,16 +17,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-
-FakeHost& Host() {
-  static FakeHost* host = [] {
-    auto* h = new FakeHost();
-    std::string message;
-    EXPECT_EQ(h->LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message), TSR_CODE_OK) << message;
-    return h;
-  }();
-  return *host;
-}
 
 void ExpectError(const RunResult& r, TSR_Code code, const std::string& substring) {
   EXPECT_EQ(r.code, code) << r.message;
@@ -45,12 +36,12 @@ FakeTensor Bools(std::vector<int64_t> dims, const std::vector<uint8_t>& values) 
 }
 
 TEST(MathContractTest, AddNRejectsWhatTheHostNeverSends) {
-  RunResult r = Host().Run("AddN", {}, FloatT(), 1, {TSR_DTYPE_FLOAT});
+  RunResult r = CpuPluginHost().Run("AddN", {}, FloatT(), 1, {TSR_DTYPE_FLOAT});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "AddN node 'node' has no inputs");
-  r = Host().Run("AddN", {Floats({2}, {1, 2}), Ints({2}, {1, 2})}, FloatT());
+  r = CpuPluginHost().Run("AddN", {Floats({2}, {1, 2}), Ints({2}, {1, 2})}, FloatT());
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
               "node 'node' has inputs of different dtypes: float vs. int32");
-  r = Host().Run(
+  r = CpuPluginHost().Run(
       "AddN",
       {FakeTensor::Allocate(TSR_DTYPE_UINT8, {2}), FakeTensor::Allocate(TSR_DTYPE_UINT8, {2})},
       FloatT());
@@ -59,10 +50,10 @@ TEST(MathContractTest, AddNRejectsWhatTheHostNeverSends) {
 
 TEST(MathContractTest, CheckedBinaryOpsRejectMixedAndUnregisteredDtypes) {
   for (const char* op : {"Div", "FloorMod", "Pow"}) {
-    RunResult r = Host().Run(op, {Floats({2}, {1, 2}), Ints({2}, {1, 2})}, FloatT());
+    RunResult r = CpuPluginHost().Run(op, {Floats({2}, {1, 2}), Ints({2}, {1, 2})}, FloatT());
     ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
                 "node 'node' has inputs of different dtypes: float vs. int32");
-    r = Host().Run(
+    r = CpuPluginHost().Run(
         op,
         {FakeTensor::Allocate(TSR_DTYPE_UINT8, {2}), FakeTensor::Allocate(TSR_DTYPE_UINT8, {2})},
         FloatT());
@@ -73,7 +64,7 @@ TEST(MathContractTest, CheckedBinaryOpsRejectMixedAndUnregisteredDtypes) {
 TEST(MathContractTest, IntegerDivisionShardsAndWritesInPlace) {
   std::vector<int32_t> x;
   for (int i = 0; i < 12; ++i) x.push_back(i - 6);  // [4, 3]
-  RunResult r = Host().Run("FloorDiv", {Ints({4, 3}, x), Ints({3}, {4, -4, 5})},
+  RunResult r = CpuPluginHost().Run("FloorDiv", {Ints({4, 3}, x), Ints({3}, {4, -4, 5})},
                            {{"T", FakeAttr::Type(TSR_DTYPE_INT32)}});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.forwarded_inputs, ElementsAre(0));
@@ -83,7 +74,7 @@ TEST(MathContractTest, IntegerDivisionShardsAndWritesInPlace) {
 
 TEST(MathContractTest, SelectRejectsElementSizesItCannotMove) {
   for (const char* op : {"Select", "SelectV2"}) {
-    RunResult r = Host().Run(op,
+    RunResult r = CpuPluginHost().Run(op,
                              {Bools({2}, {1, 0}), FakeTensor::Allocate(TSR_DTYPE_STRING, {2}),
                               FakeTensor::Allocate(TSR_DTYPE_STRING, {2})},
                              {{"T", FakeAttr::Type(TSR_DTYPE_FLOAT)}}, 1, {TSR_DTYPE_STRING});
@@ -93,7 +84,7 @@ TEST(MathContractTest, SelectRejectsElementSizesItCannotMove) {
 
 TEST(MathContractTest, SelectV2BroadcastsAcrossShards) {
   // cond [3, 1], t [4], e [] -> [3, 4]; four shards of three elements start mid-row.
-  RunResult r = Host().Run("SelectV2",
+  RunResult r = CpuPluginHost().Run("SelectV2",
                            {Bools({3, 1}, {1, 0, 1}), Floats({4}, {1, 2, 3, 4}), Floats({}, {-1})},
                            FloatT(), 1, {TSR_DTYPE_FLOAT});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
@@ -103,13 +94,13 @@ TEST(MathContractTest, SelectV2BroadcastsAcrossShards) {
 
 TEST(MathContractTest, SelectWritesInPlace) {
   RunResult r =
-      Host().Run("Select", {Bools({3}, {1, 0, 1}), Floats({3}, {1, 2, 3}), Floats({3}, {4, 5, 6})},
+      CpuPluginHost().Run("Select", {Bools({3}, {1, 0, 1}), Floats({3}, {1, 2, 3}), Floats({3}, {4, 5, 6})},
                  FloatT(), 1, {TSR_DTYPE_FLOAT});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.forwarded_inputs, ElementsAre(1));
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(1, 5, 3));
   // Rows picked by a vector condition, over then's own buffer.
-  r = Host().Run("Select",
+  r = CpuPluginHost().Run("Select",
                  {Bools({2}, {0, 1}), Floats({2, 2}, {1, 2, 3, 4}), Floats({2, 2}, {5, 6, 7, 8})},
                  FloatT(), 1, {TSR_DTYPE_FLOAT});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
@@ -124,14 +115,14 @@ FakeAttrs ArgAttrs(TSR_DataType output_type) {
 }
 
 TEST(MathContractTest, ArgMaxRejectsWhatTheHostNeverSends) {
-  RunResult r = Host().Run("ArgMax", {Floats({2}, {1, 2}), Floats({}, {0})},
+  RunResult r = CpuPluginHost().Run("ArgMax", {Floats({2}, {1, 2}), Floats({}, {0})},
                            ArgAttrs(TSR_DTYPE_INT64), 1, {TSR_DTYPE_INT64});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
               "dimension of node 'node' must be int32 or int64, got float");
-  r = Host().Run("ArgMax", {Floats({2}, {1, 2}), Ints({}, {0})}, ArgAttrs(TSR_DTYPE_INT64), 1,
+  r = CpuPluginHost().Run("ArgMax", {Floats({2}, {1, 2}), Ints({}, {0})}, ArgAttrs(TSR_DTYPE_INT64), 1,
                  {TSR_DTYPE_INT16});
   ExpectError(r, TSR_CODE_UNIMPLEMENTED, "node 'node' has no CPU kernel for dtype int16");
-  r = Host().Run("ArgMin", {FakeTensor::Allocate(TSR_DTYPE_UINT8, {2}), Ints({}, {0})},
+  r = CpuPluginHost().Run("ArgMin", {FakeTensor::Allocate(TSR_DTYPE_UINT8, {2}), Ints({}, {0})},
                  ArgAttrs(TSR_DTYPE_INT64), 1, {TSR_DTYPE_INT64});
   ExpectError(r, TSR_CODE_UNIMPLEMENTED, "node 'node' has no CPU kernel for dtype uint8");
 }
@@ -140,7 +131,7 @@ TEST(MathContractTest, ArgMaxShardsAcrossRows) {
   // [2, 3, 3] over axis 1: six outputs in four shards, so shards cross the outer dimension.
   const std::vector<float> x = {0, 5, 1, 9, 2, 1, 3, 2, 1,  //
                                 1, 1, 7, 1, 8, 7, 0, 8, 2};
-  RunResult r = Host().Run("ArgMax", {Floats({2, 3, 3}, x), Ints({}, {1})},
+  RunResult r = CpuPluginHost().Run("ArgMax", {Floats({2, 3, 3}, x), Ints({}, {1})},
                            ArgAttrs(TSR_DTYPE_INT32), 1, {TSR_DTYPE_INT32});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_EQ(r.outputs[0].dims, (std::vector<int64_t>{2, 3}));
@@ -156,15 +147,15 @@ FakeAttrs CumsumAttrs(bool exclusive, bool reverse) {
 
 TEST(MathContractTest, CumsumRejectsWhatTheHostNeverSends) {
   RunResult r =
-      Host().Run("Cumsum", {Floats({2}, {1, 2}), Floats({}, {0})}, CumsumAttrs(false, false));
+      CpuPluginHost().Run("Cumsum", {Floats({2}, {1, 2}), Floats({}, {0})}, CumsumAttrs(false, false));
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
               "axis of node 'node' must be int32 or int64, got float");
-  r = Host().Run("Cumsum", {FakeTensor::Allocate(TSR_DTYPE_UINT8, {2}), Ints({}, {0})},
+  r = CpuPluginHost().Run("Cumsum", {FakeTensor::Allocate(TSR_DTYPE_UINT8, {2}), Ints({}, {0})},
                  CumsumAttrs(false, false));
   ExpectError(r, TSR_CODE_UNIMPLEMENTED, "node 'node' has no CPU kernel for dtype uint8");
   FakeAttrs bad = CumsumAttrs(false, false);
   bad["reverse"] = FakeAttr::Int(1);
-  r = Host().Run("Cumsum", {Floats({2}, {1, 2}), Ints({}, {0})}, bad);
+  r = CpuPluginHost().Run("Cumsum", {Floats({2}, {1, 2}), Ints({}, {0})}, bad);
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
               "attribute 'reverse' of node 'node' is a int, expected bool");
 }
@@ -173,7 +164,7 @@ TEST(MathContractTest, CumsumShardsAndWritesInPlace) {
   // [2, 2, 3] over axis 1, exclusive and reversed: six columns in four shards.
   const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
   RunResult r =
-      Host().Run("Cumsum", {Floats({2, 2, 3}, x), Ints({}, {-2})}, CumsumAttrs(true, true));
+      CpuPluginHost().Run("Cumsum", {Floats({2, 2, 3}, x), Ints({}, {-2})}, CumsumAttrs(true, true));
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.forwarded_inputs, ElementsAre(0));
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(4, 5, 6, 0, 0, 0, 10, 11, 12, 0, 0, 0));
@@ -190,7 +181,7 @@ TEST(MathContractTest, AddNShardsAndWritesInPlace) {
     c.push_back(100 * i);
     expected.push_back(111 * i);
   }
-  RunResult r = Host().Run("AddN", {Floats({10}, a), Floats({10}, b), Floats({10}, c)},
+  RunResult r = CpuPluginHost().Run("AddN", {Floats({10}, a), Floats({10}, b), Floats({10}, c)},
                            {{"T", FakeAttr::Type(TSR_DTYPE_FLOAT)}, {"N", FakeAttr::Int(3)}});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.forwarded_inputs, ElementsAre(0));
@@ -200,15 +191,15 @@ TEST(MathContractTest, AddNShardsAndWritesInPlace) {
 TEST(MathContractTest, LogicalReductionsOverShardedLongRows) {
   std::vector<uint8_t> values(100000, 1);
   values[77777] = 0;
-  RunResult r = Host().Run("All", {Bools({100000}, values), Ints({1}, {0})},
+  RunResult r = CpuPluginHost().Run("All", {Bools({100000}, values), Ints({1}, {0})},
                            {{"Tidx", FakeAttr::Type(TSR_DTYPE_INT32)}});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].values<uint8_t>(), ElementsAre(0));
-  r = Host().Run("Any", {Bools({100000}, std::vector<uint8_t>(100000, 0)), Ints({1}, {0})},
+  r = CpuPluginHost().Run("Any", {Bools({100000}, std::vector<uint8_t>(100000, 0)), Ints({1}, {0})},
                  {{"Tidx", FakeAttr::Type(TSR_DTYPE_INT32)}});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].values<uint8_t>(), ElementsAre(0));
-  r = Host().Run("Any", {Floats({2}, {1, 0}), Ints({1}, {0})},
+  r = CpuPluginHost().Run("Any", {Floats({2}, {1, 0}), Ints({1}, {0})},
                  {{"Tidx", FakeAttr::Type(TSR_DTYPE_INT32)}});
   ExpectError(r, TSR_CODE_UNIMPLEMENTED, "node 'node' has no CPU kernel for dtype float");
 }

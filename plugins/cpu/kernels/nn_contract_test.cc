@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugins/cpu/testing/cpu_plugin_host.h"
 #include "plugins/cpu/testing/fake_host.h"
 
 namespace tessera::cpu::testing {
@@ -14,16 +15,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-FakeHost& Host() {
-  static FakeHost* host = [] {
-    auto* h = new FakeHost();
-    std::string message;
-    EXPECT_EQ(h->LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message), TSR_CODE_OK) << message;
-    return h;
-  }();
-  return *host;
-}
 
 void ExpectError(const RunResult& r, TSR_Code code, const std::string& substring) {
   EXPECT_EQ(r.code, code) << r.message;
@@ -54,20 +45,20 @@ FakeAttrs PoolAttrs(std::vector<int64_t> ksize, std::vector<int64_t> strides,
 
 TEST(NnContractTest, PoolingRejectsAttrsOfTheWrongLength) {
   for (const char* op : {"MaxPool", "AvgPool"}) {
-    RunResult r = Host().Run(op, {Floats({1, 4, 4, 1})}, PoolAttrs({1, 2, 2, 1, 1}, {1, 1, 1, 1}));
+    RunResult r = CpuPluginHost().Run(op, {Floats({1, 4, 4, 1})}, PoolAttrs({1, 2, 2, 1, 1}, {1, 1, 1, 1}));
     ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
                 "Sliding window ksize field must specify 4 dimensions");
-    r = Host().Run(op, {Floats({1, 4, 4, 1})}, PoolAttrs({1, 2, 2, 1}, {1, 1, 1}));
+    r = CpuPluginHost().Run(op, {Floats({1, 4, 4, 1})}, PoolAttrs({1, 2, 2, 1}, {1, 1, 1}));
     ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
                 "Sliding window stride field must specify 4 dimensions");
   }
 }
 
 TEST(NnContractTest, PoolingRejectsUnknownPaddingAndFormat) {
-  RunResult r = Host().Run("AvgPool", {Floats({1, 4, 4, 1})},
+  RunResult r = CpuPluginHost().Run("AvgPool", {Floats({1, 4, 4, 1})},
                            PoolAttrs({1, 2, 2, 1}, {1, 1, 1, 1}, "EXPLICIT"));
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "Invalid padding: 'EXPLICIT'");
-  r = Host().Run("MaxPool", {Floats({1, 4, 4, 1})},
+  r = CpuPluginHost().Run("MaxPool", {Floats({1, 4, 4, 1})},
                  PoolAttrs({1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", "NDHWC"));
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
               "Invalid data format: 'NDHWC'; the CPU pooling kernels support NHWC and NCHW");
@@ -76,17 +67,17 @@ TEST(NnContractTest, PoolingRejectsUnknownPaddingAndFormat) {
 TEST(NnContractTest, MaxPoolChecksExplicitPaddings) {
   FakeAttrs attrs = PoolAttrs({1, 3, 3, 1}, {1, 1, 1, 1}, "EXPLICIT");
   attrs["explicit_paddings"] = FakeAttr::IntList({0, 0, 1, 1});
-  ExpectError(Host().Run("MaxPool", {Floats({1, 4, 4, 1})}, attrs), TSR_CODE_INVALID_ARGUMENT,
+  ExpectError(CpuPluginHost().Run("MaxPool", {Floats({1, 4, 4, 1})}, attrs), TSR_CODE_INVALID_ARGUMENT,
               "explicit_paddings attribute must contain 8 values, but got: 4");
   attrs["explicit_paddings"] = FakeAttr::IntList({0, 0, 1, -1, 0, 0, 0, 0});
-  ExpectError(Host().Run("MaxPool", {Floats({1, 4, 4, 1})}, attrs), TSR_CODE_INVALID_ARGUMENT,
+  ExpectError(CpuPluginHost().Run("MaxPool", {Floats({1, 4, 4, 1})}, attrs), TSR_CODE_INVALID_ARGUMENT,
               "All elements of explicit_paddings must be nonnegative");
   attrs["explicit_paddings"] = FakeAttr::IntList({0, 0, 1, 1, 0, 0, 1, 0});
-  ExpectError(Host().Run("MaxPool", {Floats({1, 4, 4, 1})}, attrs), TSR_CODE_INVALID_ARGUMENT,
+  ExpectError(CpuPluginHost().Run("MaxPool", {Floats({1, 4, 4, 1})}, attrs), TSR_CODE_INVALID_ARGUMENT,
               "Nonzero explicit padding in the batch or depth dimensions is not supported");
   FakeAttrs valid = PoolAttrs({1, 3, 3, 1}, {1, 1, 1, 1}, "VALID");
   valid["explicit_paddings"] = FakeAttr::IntList({0, 0, 1, 1, 0, 0, 0, 0});
-  ExpectError(Host().Run("MaxPool", {Floats({1, 4, 4, 1})}, valid), TSR_CODE_INVALID_ARGUMENT,
+  ExpectError(CpuPluginHost().Run("MaxPool", {Floats({1, 4, 4, 1})}, valid), TSR_CODE_INVALID_ARGUMENT,
               "explicit_paddings attribute must be empty if the padding attribute is not "
               "EXPLICIT");
 }
@@ -94,7 +85,7 @@ TEST(NnContractTest, MaxPoolChecksExplicitPaddings) {
 TEST(NnContractTest, PoolingWithoutDataFormatMeansNhwc) {
   FakeAttrs attrs = PoolAttrs({1, 2, 2, 1}, {1, 2, 2, 1});
   attrs.erase("data_format");
-  RunResult r = Host().Run("MaxPool", {Floats({1, 2, 2, 1})}, attrs);
+  RunResult r = CpuPluginHost().Run("MaxPool", {Floats({1, 2, 2, 1})}, attrs);
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].dims, ElementsAre(1, 1, 1, 1));
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(3.0f));
@@ -102,13 +93,13 @@ TEST(NnContractTest, PoolingWithoutDataFormatMeansNhwc) {
 
 TEST(NnContractTest, UnregisteredDtypesAreUnimplemented) {
   FakeTensor ints = FakeTensor::Allocate(TSR_DTYPE_INT32, {2, 2});
-  ExpectError(Host().Run("Elu", {ints}, {}), TSR_CODE_UNIMPLEMENTED,
+  ExpectError(CpuPluginHost().Run("Elu", {ints}, {}), TSR_CODE_UNIMPLEMENTED,
               "node 'node' has no CPU kernel for dtype int32");
-  ExpectError(Host().Run("SeluGrad", {ints, ints}, {}), TSR_CODE_UNIMPLEMENTED,
+  ExpectError(CpuPluginHost().Run("SeluGrad", {ints, ints}, {}), TSR_CODE_UNIMPLEMENTED,
               "node 'node' has no CPU kernel for dtype int32");
-  ExpectError(Host().Run("L2Loss", {ints}, {}), TSR_CODE_UNIMPLEMENTED,
+  ExpectError(CpuPluginHost().Run("L2Loss", {ints}, {}), TSR_CODE_UNIMPLEMENTED,
               "node 'node' has no CPU kernel for dtype int32");
-  ExpectError(Host().Run("LRN", {FakeTensor::Allocate(TSR_DTYPE_DOUBLE, {1, 1, 1, 2})},
+  ExpectError(CpuPluginHost().Run("LRN", {FakeTensor::Allocate(TSR_DTYPE_DOUBLE, {1, 1, 1, 2})},
                          {{"depth_radius", FakeAttr::Int(1)},
                           {"bias", Float(1)},
                           {"alpha", Float(1)},
@@ -116,7 +107,7 @@ TEST(NnContractTest, UnregisteredDtypesAreUnimplemented) {
               TSR_CODE_UNIMPLEMENTED, "node 'node' has no CPU kernel for dtype double");
   FakeTensor halfs = FakeTensor::Allocate(TSR_DTYPE_HALF, {1, 1, 1, 2});
   ExpectError(
-      Host().Run("FusedBatchNormV3", {halfs, Floats({2}), Floats({2}), Floats({2}), Floats({2})},
+      CpuPluginHost().Run("FusedBatchNormV3", {halfs, Floats({2}), Floats({2}), Floats({2}), Floats({2})},
                  {{"epsilon", Float(0.001f)}, {"is_training", FakeAttr::Bool(true)}}, 6,
                  {TSR_DTYPE_HALF, TSR_DTYPE_FLOAT, TSR_DTYPE_FLOAT, TSR_DTYPE_FLOAT,
                   TSR_DTYPE_FLOAT, TSR_DTYPE_FLOAT}),
@@ -124,10 +115,10 @@ TEST(NnContractTest, UnregisteredDtypesAreUnimplemented) {
 }
 
 TEST(NnContractTest, IndexInputsMustBeIntegers) {
-  ExpectError(Host().Run("SparseSoftmaxCrossEntropyWithLogits", {Floats({2, 3}), Floats({2})}, {},
+  ExpectError(CpuPluginHost().Run("SparseSoftmaxCrossEntropyWithLogits", {Floats({2, 3}), Floats({2})}, {},
                          2, {TSR_DTYPE_FLOAT, TSR_DTYPE_FLOAT}),
               TSR_CODE_INVALID_ARGUMENT, "labels of node 'node' must be int32 or int64, got float");
-  ExpectError(Host().Run("AvgPoolGrad", {Floats({4}), Floats({1, 1, 1, 1})},
+  ExpectError(CpuPluginHost().Run("AvgPoolGrad", {Floats({4}), Floats({1, 1, 1, 1})},
                          PoolAttrs({1, 1, 1, 1}, {1, 1, 1, 1}), 1, {TSR_DTYPE_FLOAT}),
               TSR_CODE_INVALID_ARGUMENT,
               "orig_input_shape of node 'node' must be int32 or int64, got float");
@@ -135,9 +126,9 @@ TEST(NnContractTest, IndexInputsMustBeIntegers) {
 
 TEST(NnContractTest, DataFormatsOutsideTheDefinitionsAreRejected) {
   ExpectError(
-      Host().Run("BiasAddGrad", {Floats({2, 3})}, {{"data_format", FakeAttr::String("NDHWC")}}),
+      CpuPluginHost().Run("BiasAddGrad", {Floats({2, 3})}, {{"data_format", FakeAttr::String("NDHWC")}}),
       TSR_CODE_INVALID_ARGUMENT, "Invalid data format: 'NDHWC', expected NHWC or NCHW");
-  ExpectError(Host().Run("FusedBatchNormV3",
+  ExpectError(CpuPluginHost().Run("FusedBatchNormV3",
                          {Floats({1, 1, 1, 2}), Floats({2}), Floats({2}), Floats({2}), Floats({2})},
                          {{"epsilon", Float(0.001f)},
                           {"is_training", FakeAttr::Bool(true)},
@@ -149,10 +140,10 @@ TEST(NnContractTest, DataFormatsOutsideTheDefinitionsAreRejected) {
 TEST(NnContractTest, OptionalAttrsTakeTensorFlowsDefaults) {
   // LeakyRelu without alpha scales by 0.2; BiasAddGrad without data_format is NHWC.
   FakeTensor x = FakeTensor::Make<float>(TSR_DTYPE_FLOAT, {2}, {-1.0f, 2.0f});
-  RunResult r = Host().Run("LeakyRelu", {x}, {});
+  RunResult r = CpuPluginHost().Run("LeakyRelu", {x}, {});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(-0.2f, 2.0f));
-  r = Host().Run("BiasAddGrad", {FakeTensor::Make<float>(TSR_DTYPE_FLOAT, {2, 2}, {1, 2, 3, 4})},
+  r = CpuPluginHost().Run("BiasAddGrad", {FakeTensor::Make<float>(TSR_DTYPE_FLOAT, {2, 2}, {1, 2, 3, 4})},
                  {});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(4.0f, 6.0f));

@@ -60,6 +60,7 @@ struct MeanReducer : SumReducer<T> {
 
 // The identity of max: -inf for floating types (what Eigen and TensorFlow produce for an empty
 // reduction), lowest() for integers.
+// Max and Min propagate NaN wherever it sits among the reduced elements, as TensorFlow does.
 template <typename T>
 struct MaxReducer {
   static T Init() {
@@ -69,8 +70,10 @@ struct MaxReducer {
       return std::numeric_limits<T>::lowest();
     }
   }
-  static T Combine(T a, T b) { return b > a ? b : a; }
-  static T Row(const T* p, int64_t n) { return n == 0 ? Init() : ConstRow<T>(p, n).maxCoeff(); }
+  static T Combine(T a, T b) { return b > a || IsNan(b) ? b : a; }
+  static T Row(const T* p, int64_t n) {
+    return n == 0 ? Init() : ConstRow<T>(p, n).template maxCoeff<Eigen::PropagateNaN>();
+  }
   static T Finalize(T acc, int64_t /*count*/) { return acc; }
 };
 
@@ -84,8 +87,10 @@ struct MinReducer {
       return std::numeric_limits<T>::max();
     }
   }
-  static T Combine(T a, T b) { return b < a ? b : a; }
-  static T Row(const T* p, int64_t n) { return n == 0 ? Init() : ConstRow<T>(p, n).minCoeff(); }
+  static T Combine(T a, T b) { return b < a || IsNan(b) ? b : a; }
+  static T Row(const T* p, int64_t n) {
+    return n == 0 ? Init() : ConstRow<T>(p, n).template minCoeff<Eigen::PropagateNaN>();
+  }
   static T Finalize(T acc, int64_t /*count*/) { return acc; }
 };
 

@@ -63,7 +63,9 @@ Status RangeOf(KernelContext& ctx, const TensorView views[3]) {
     }
     size = static_cast<int64_t>(count);
   } else {
-    const double length = std::ceil(std::abs((static_cast<double>(limit) - start) / delta));
+    // In the op's type, as TensorFlow does: Range(0, 1.2f, 0.4f) has 3 elements, though the
+    // quotient of the same floats in double is 3.0000001.
+    const double length = static_cast<double>(std::ceil(std::abs((limit - start) / delta)));
     if (!(length <= static_cast<double>(std::numeric_limits<int64_t>::max()))) {
       return sdk::InvalidArgument("Requires ((limit - start) / delta) <= ",
                                   std::numeric_limits<int64_t>::max());

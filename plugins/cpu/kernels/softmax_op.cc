@@ -1,9 +1,11 @@
 // Softmax and LogSoftmax on CPU (float, double) over the last axis: subtract the row maximum,
 // exponentiate, normalize (or subtract the log of the sum); rows sharded over the host's pool,
-// each row vectorized with Eigen arrays.
+// each row vectorized with Eigen arrays. A row's -inf logits (masked positions) give exactly 0, and
+// a NaN anywhere in a row makes the whole row NaN, as in TensorFlow.
 #include <Eigen/Core>
 #include <cmath>
 
+#include "plugins/cpu/kernels/exact_math.h"
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 
@@ -34,12 +36,13 @@ class SoftmaxKernel : public sdk::Kernel {
         for (int64_t r = begin; r < end; ++r) {
           Eigen::Map<const Row> src(in + r * depth, depth);
           Eigen::Map<Row> dst(o + r * depth, depth);
-          const T max = src.maxCoeff();
+          const T max = src.template maxCoeff<Eigen::PropagateNaN>();
+          const ExactUnaryOp<ExpPolicy, T> exp;
           if constexpr (kLog) {
             dst = src - max;
-            dst -= std::log(dst.exp().sum());
+            dst -= std::log(dst.unaryExpr(exp).sum());
           } else {
-            dst = (src - max).exp();
+            dst = (src - max).unaryExpr(exp);
             dst /= dst.sum();
           }
         }

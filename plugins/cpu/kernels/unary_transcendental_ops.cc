@@ -1,5 +1,7 @@
 // Exp, Log, Sqrt, Rsqrt, Tanh and Sigmoid on CPU (float, double), with Eigen's vectorized
-// functors (Sigmoid is Eigen's numerically stable logistic, as in TensorFlow).
+// functors (Sigmoid is Eigen's numerically stable logistic, as in TensorFlow); Exp, Log, Sqrt and
+// Rsqrt redo the inputs Eigen's fast approximations get wrong (exact_math.h).
+#include "plugins/cpu/kernels/exact_math.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 #include "plugins/cpu/kernels/unary_op.h"
 
@@ -9,25 +11,25 @@ namespace {
 struct ExpExpr {
   template <typename T, typename In>
   static auto Apply(const In& in) {
-    return in.exp();
+    return in.unaryExpr(ExactUnaryOp<ExpPolicy, T>());
   }
 };
 struct LogExpr {
   template <typename T, typename In>
   static auto Apply(const In& in) {
-    return in.log();
+    return in.unaryExpr(ExactUnaryOp<LogPolicy, T>());
   }
 };
 struct SqrtExpr {
   template <typename T, typename In>
   static auto Apply(const In& in) {
-    return in.sqrt();
+    return in.unaryExpr(ExactUnaryOp<SqrtPolicy, T>());
   }
 };
 struct RsqrtExpr {
   template <typename T, typename In>
   static auto Apply(const In& in) {
-    return in.rsqrt();
+    return in.unaryExpr(ExactUnaryOp<RsqrtPolicy, T>());
   }
 };
 struct TanhExpr {

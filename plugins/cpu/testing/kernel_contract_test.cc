@@ -7,22 +7,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugins/cpu/testing/cpu_plugin_host.h"
 #include "plugins/cpu/testing/fake_host.h"
 
 namespace tessera::cpu::testing {
 namespace {
 
 using ::testing::HasSubstr;
-
-FakeHost& Host() {
-  static FakeHost* host = [] {
-    auto* h = new FakeHost();
-    std::string message;
-    EXPECT_EQ(h->LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message), TSR_CODE_OK) << message;
-    return h;
-  }();
-  return *host;
-}
 
 FakeTensor Floats(std::vector<int64_t> dims) {
   FakeTensor t = FakeTensor::Allocate(TSR_DTYPE_FLOAT, std::move(dims));
@@ -36,25 +27,25 @@ void ExpectError(const RunResult& r, TSR_Code code, const std::string& substring
 
 TEST(CpuKernelContractTest, UnregisteredDtypeIsUnimplemented) {
   // No "T" attribute: FakeHost does not filter by dtype, so the kernel sees bool inputs.
-  RunResult r = Host().Run("Neg", {FakeTensor::Allocate(TSR_DTYPE_BOOL, {2})}, {});
+  RunResult r = CpuPluginHost().Run("Neg", {FakeTensor::Allocate(TSR_DTYPE_BOOL, {2})}, {});
   ExpectError(r, TSR_CODE_UNIMPLEMENTED, "node 'node' has no CPU kernel for dtype bool");
 }
 
 TEST(CpuKernelContractTest, BinaryOpRejectsMixedDtypes) {
-  RunResult r = Host().Run("AddV2", {Floats({2}), FakeTensor::Allocate(TSR_DTYPE_INT32, {2})}, {});
+  RunResult r = CpuPluginHost().Run("AddV2", {Floats({2}), FakeTensor::Allocate(TSR_DTYPE_INT32, {2})}, {});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "has inputs of different dtypes: float vs. int32");
 }
 
 TEST(CpuKernelContractTest, IndexInputsMustBeIntegers) {
-  RunResult r = Host().Run("Reshape", {Floats({4}), Floats({2})}, {});
+  RunResult r = CpuPluginHost().Run("Reshape", {Floats({4}), Floats({2})}, {});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
               "shape of node 'node' must be int32 or int64, got float");
 }
 
 TEST(CpuKernelContractTest, ConcatNeedsValues) {
-  RunResult r = Host().Run("ConcatV2", {FakeTensor::Make<int32_t>(TSR_DTYPE_INT32, {}, {0})}, {});
+  RunResult r = CpuPluginHost().Run("ConcatV2", {FakeTensor::Make<int32_t>(TSR_DTYPE_INT32, {}, {0})}, {});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "has 0 values, expected at least 1");
-  r = Host().Run("Pack", {}, {});
+  r = CpuPluginHost().Run("Pack", {}, {});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "Pack node 'node' has no values");
 }
 
@@ -62,17 +53,17 @@ TEST(CpuKernelContractTest, ConstRejectsMalformedValue) {
   FakeTensor value = Floats({2});
   value.byte_size = 4;
   RunResult r =
-      Host().Run("Const", {},
+      CpuPluginHost().Run("Const", {},
                  {{"value", FakeAttr::Tensor(value)}, {"dtype", FakeAttr::Type(TSR_DTYPE_FLOAT)}});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "holds 4 bytes, expected 8 for float [2]");
-  r = Host().Run("Const", {},
+  r = CpuPluginHost().Run("Const", {},
                  {{"value", FakeAttr::Tensor(Floats({1, 1, 1, 1, 1, 1, 1, 1, 1}))},
                   {"dtype", FakeAttr::Type(TSR_DTYPE_FLOAT)}});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "has rank 9, more than the maximum 8");
 }
 
 TEST(CpuKernelContractTest, ConstRejectsValueOfAnotherDtype) {
-  RunResult r = Host().Run(
+  RunResult r = CpuPluginHost().Run(
       "Const", {},
       {{"value", FakeAttr::Tensor(Floats({2}))}, {"dtype", FakeAttr::Type(TSR_DTYPE_INT32)}});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
@@ -83,7 +74,7 @@ TEST(CpuKernelContractTest, ConcatOfOneValueForwardsIt) {
   // TensorFlow's ConcatV2 needs N >= 2; the kernel still handles one value by forwarding it.
   FakeTensor value = FakeTensor::Make<float>(TSR_DTYPE_FLOAT, {2}, {1, 2});
   RunResult r =
-      Host().Run("ConcatV2", {value, FakeTensor::Make<int32_t>(TSR_DTYPE_INT32, {}, {0})}, {});
+      CpuPluginHost().Run("ConcatV2", {value, FakeTensor::Make<int32_t>(TSR_DTYPE_INT32, {}, {0})}, {});
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_EQ(r.outputs[0].values<float>(), (std::vector<float>{1, 2}));
   EXPECT_EQ(r.forwarded_inputs[0], 0);
@@ -92,20 +83,20 @@ TEST(CpuKernelContractTest, ConcatOfOneValueForwardsIt) {
 TEST(CpuKernelContractTest, ShapeRejectsDimensionBeyondInt32) {
   // The Shape kernel reads only the dims, so the tensor needs no buffer.
   FakeTensor huge{TSR_DTYPE_FLOAT, {3000000000}, nullptr, 0};
-  RunResult r = Host().Run("Shape", {huge}, {}, 1, {TSR_DTYPE_INT32});
+  RunResult r = CpuPluginHost().Run("Shape", {huge}, {}, 1, {TSR_DTYPE_INT32});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "Shape output type is 32-bit but dim 0 is 3000000000");
-  r = Host().Run("Shape", {Floats({2})}, {}, 1, {TSR_DTYPE_FLOAT});
+  r = CpuPluginHost().Run("Shape", {Floats({2})}, {}, 1, {TSR_DTYPE_FLOAT});
   ExpectError(r, TSR_CODE_UNIMPLEMENTED, "no CPU kernel for dtype float");
 }
 
 TEST(CpuKernelContractTest, BiasAddRejectsUnknownDataFormat) {
-  RunResult r = Host().Run("BiasAdd", {Floats({2, 3}), Floats({3})},
+  RunResult r = CpuPluginHost().Run("BiasAdd", {Floats({2, 3}), Floats({3})},
                            {{"data_format", FakeAttr::String("NDHWC")}});
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "Invalid data format: 'NDHWC', expected NHWC or NCHW");
 }
 
 TEST(CpuKernelContractTest, PlaceholderMessageNamesKnownShape) {
-  RunResult r = Host().Run(
+  RunResult r = CpuPluginHost().Run(
       "Placeholder", {},
       {{"dtype", FakeAttr::Type(TSR_DTYPE_INT64)}, {"shape", FakeAttr::ShapeOf({-1, 3})}});
   EXPECT_EQ(r.code, TSR_CODE_INVALID_ARGUMENT);

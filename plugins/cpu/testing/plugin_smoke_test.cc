@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugins/cpu/testing/cpu_plugin_host.h"
 #include "plugins/cpu/testing/fake_host.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -22,17 +23,6 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
-FakeHost& Host() {
-  static FakeHost* host = [] {
-    auto* h = new FakeHost();
-    std::string message;
-    const TSR_Code code = h->LoadPlugin(TESSERA_CPU_PLUGIN_PATH, &message);
-    EXPECT_EQ(code, TSR_CODE_OK) << message;
-    return h;
-  }();
-  return *host;
-}
-
 FakeTensor Floats(std::vector<int64_t> dims, const std::vector<float>& values) {
   return FakeTensor::Make(TSR_DTYPE_FLOAT, std::move(dims), values);
 }
@@ -41,10 +31,10 @@ FakeTensor Ints(std::vector<int64_t> dims, const std::vector<int32_t>& values) {
 }
 FakeAttrs TypeT(TSR_DataType dtype) { return {{"T", FakeAttr::Type(dtype)}}; }
 
-const TSR_DeviceTypeRegistration& CpuDeviceType() { return Host().device_types().at(0); }
+const TSR_DeviceTypeRegistration& CpuDeviceType() { return CpuPluginHost().device_types().at(0); }
 
 TEST(CpuPluginSmokeTest, ReportsItsInfo) {
-  const TSR_PluginInfo& info = Host().plugin_info();
+  const TSR_PluginInfo& info = CpuPluginHost().plugin_info();
   EXPECT_STREQ(info.name, "cpu");
   EXPECT_STREQ(info.version, "0.1.0");
   EXPECT_EQ(info.abi_version_major, TSR_ABI_VERSION_MAJOR);
@@ -53,7 +43,7 @@ TEST(CpuPluginSmokeTest, ReportsItsInfo) {
 }
 
 TEST(CpuPluginSmokeTest, RegistersOneSynchronousHostMemoryCpuDevice) {
-  ASSERT_EQ(Host().device_types().size(), 1u);
+  ASSERT_EQ(CpuPluginHost().device_types().size(), 1u);
   const TSR_DeviceTypeRegistration& r = CpuDeviceType();
   EXPECT_STREQ(r.device_type, "CPU");
   EXPECT_EQ(r.priority, 60);
@@ -295,40 +285,40 @@ TEST(CpuPluginSmokeTest, RegistersTheStandardKernels) {
         "Softmax", "Sum",        "Mean",    "Max",         "Reshape",
         "Shape",   "ExpandDims", "Squeeze", "ConcatV2",    "Cast",
         "Fill",    "ZerosLike",  "Pack"}) {
-    EXPECT_NE(Host().FindKernel(op, {}), nullptr) << op;
+    EXPECT_NE(CpuPluginHost().FindKernel(op, {}), nullptr) << op;
   }
-  const KernelRecord* reshape = Host().FindKernel("Reshape", {});
+  const KernelRecord* reshape = CpuPluginHost().FindKernel("Reshape", {});
   EXPECT_THAT(reshape->host_memory_args, ElementsAre("shape"));
   EXPECT_TRUE(reshape->flags & TSR_KERNEL_FLAG_CHEAP);
-  EXPECT_FALSE(Host().FindKernel("MatMul", {})->flags & TSR_KERNEL_FLAG_CHEAP);
-  EXPECT_TRUE(Host().FindKernel("Const", {})->flags & TSR_KERNEL_FLAG_CONSTANT_OUTPUTS);
-  EXPECT_THAT(Host().FindKernel("Sum", {})->host_memory_args, ElementsAre("reduction_indices"));
-  EXPECT_THAT(Host().FindKernel("Shape", {})->host_memory_args, ElementsAre("output"));
+  EXPECT_FALSE(CpuPluginHost().FindKernel("MatMul", {})->flags & TSR_KERNEL_FLAG_CHEAP);
+  EXPECT_TRUE(CpuPluginHost().FindKernel("Const", {})->flags & TSR_KERNEL_FLAG_CONSTANT_OUTPUTS);
+  EXPECT_THAT(CpuPluginHost().FindKernel("Sum", {})->host_memory_args, ElementsAre("reduction_indices"));
+  EXPECT_THAT(CpuPluginHost().FindKernel("Shape", {})->host_memory_args, ElementsAre("output"));
   // TensorFlow registers no integer RealDiv on CPU.
-  EXPECT_EQ(Host().FindKernel("RealDiv", TypeT(TSR_DTYPE_INT32)), nullptr);
-  EXPECT_NE(Host().FindKernel("Identity", TypeT(TSR_DTYPE_BOOL)), nullptr);
+  EXPECT_EQ(CpuPluginHost().FindKernel("RealDiv", TypeT(TSR_DTYPE_INT32)), nullptr);
+  EXPECT_NE(CpuPluginHost().FindKernel("Identity", TypeT(TSR_DTYPE_BOOL)), nullptr);
 }
 
 TEST(CpuPluginSmokeTest, AddV2BroadcastsAndForwards) {
-  RunResult r = Host().Run("AddV2", {Floats({2, 3}, {1, 2, 3, 4, 5, 6}), Floats({3}, {10, 20, 30})},
+  RunResult r = CpuPluginHost().Run("AddV2", {Floats({2, 3}, {1, 2, 3, 4, 5, 6}), Floats({3}, {10, 20, 30})},
                            TypeT(TSR_DTYPE_FLOAT));
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].dims, ElementsAre(2, 3));
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(11, 22, 33, 14, 25, 36));
   EXPECT_EQ(r.forwarded_inputs[0], 0);
 
-  r = Host().Run("AddV2", {Ints({}, {5}), Ints({2, 2}, {1, 2, 3, 4})}, TypeT(TSR_DTYPE_INT32));
+  r = CpuPluginHost().Run("AddV2", {Ints({}, {5}), Ints({2, 2}, {1, 2, 3, 4})}, TypeT(TSR_DTYPE_INT32));
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].values<int32_t>(), ElementsAre(6, 7, 8, 9));
 
-  r = Host().Run("AddV2", {Floats({2, 1}, {1, 2}), Floats({1, 3}, {10, 20, 30})},
+  r = CpuPluginHost().Run("AddV2", {Floats({2, 1}, {1, 2}), Floats({1, 3}, {10, 20, 30})},
                  TypeT(TSR_DTYPE_FLOAT));
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(11, 21, 31, 12, 22, 32));
 }
 
 TEST(CpuPluginSmokeTest, AddV2RejectsIncompatibleShapes) {
-  RunResult r = Host().Run(
+  RunResult r = CpuPluginHost().Run(
       "AddV2", {Floats({2, 3}, std::vector<float>(6)), Floats({4}, std::vector<float>(4))},
       TypeT(TSR_DTYPE_FLOAT));
   EXPECT_EQ(r.code, TSR_CODE_INVALID_ARGUMENT);
@@ -339,7 +329,7 @@ TEST(CpuPluginSmokeTest, MatMulMultipliesWithTransposes) {
   FakeAttrs attrs = TypeT(TSR_DTYPE_FLOAT);
   attrs["transpose_a"] = FakeAttr::Bool(false);
   attrs["transpose_b"] = FakeAttr::Bool(false);
-  RunResult r = Host().Run(
+  RunResult r = CpuPluginHost().Run(
       "MatMul", {Floats({2, 3}, {1, 2, 3, 4, 5, 6}), Floats({3, 2}, {7, 8, 9, 10, 11, 12})}, attrs);
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].dims, ElementsAre(2, 2));
@@ -348,7 +338,7 @@ TEST(CpuPluginSmokeTest, MatMulMultipliesWithTransposes) {
   attrs["transpose_a"] = FakeAttr::Bool(true);
   attrs["transpose_b"] = FakeAttr::Bool(true);
   // a^T with a = [[1,4],[2,5],[3,6]], b^T with b = [[7,9,11],[8,10,12]].
-  r = Host().Run(
+  r = CpuPluginHost().Run(
       "MatMul", {Floats({3, 2}, {1, 4, 2, 5, 3, 6}), Floats({2, 3}, {7, 9, 11, 8, 10, 12})}, attrs);
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(58, 64, 139, 154));
@@ -358,7 +348,7 @@ TEST(CpuPluginSmokeTest, MatMulRejectsMismatchedInnerDimensions) {
   FakeAttrs attrs = TypeT(TSR_DTYPE_FLOAT);
   attrs["transpose_a"] = FakeAttr::Bool(false);
   attrs["transpose_b"] = FakeAttr::Bool(false);
-  RunResult r = Host().Run(
+  RunResult r = CpuPluginHost().Run(
       "MatMul", {Floats({2, 3}, std::vector<float>(6)), Floats({4, 5}, std::vector<float>(20))},
       attrs);
   EXPECT_EQ(r.code, TSR_CODE_INVALID_ARGUMENT);
@@ -368,13 +358,13 @@ TEST(CpuPluginSmokeTest, MatMulRejectsMismatchedInnerDimensions) {
 TEST(CpuPluginSmokeTest, KernelsRejectMissingAttributes) {
   // MatMul without transpose_a: the SDK's attribute getter reports the host's NOT_FOUND.
   RunResult r =
-      Host().Run("MatMul", {Floats({1, 1}, {1}), Floats({1, 1}, {1})}, TypeT(TSR_DTYPE_FLOAT));
+      CpuPluginHost().Run("MatMul", {Floats({1, 1}, {1}), Floats({1, 1}, {1})}, TypeT(TSR_DTYPE_FLOAT));
   EXPECT_EQ(r.code, TSR_CODE_NOT_FOUND);
   EXPECT_THAT(r.message, HasSubstr("transpose_a"));
 }
 
 TEST(CpuPluginSmokeTest, RefusesHostTableWithoutMinorZeroSlots) {
-  TSR_HostApi small = *Host().api();
+  TSR_HostApi small = *CpuPluginHost().api();
   small.struct_size = TSR_STRUCT_SIZE(TSR_HostApi, KernelContext_GetThreadPool);
   FakeHost host;
   std::string message;

@@ -2,6 +2,7 @@
 // ranks 0 to 5, -0.0 and NaN) against reference loops, and TensorFlow's errors.
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 #include "tests/kernels/cpu/array_test_util.h"
@@ -49,6 +50,23 @@ TEST(RangeOpTest, FloatingTypes) {
   CheckRange<float>(2.5f, -1.f, -0.75f);
   CheckRange<double>(-1.0, 1.0, 0.3);
   CheckRange<double>(5.0, 5.0, 1.0);
+}
+
+// The length is ceil(|limit - start| / |delta|) in the op's type: these quotients are whole
+// numbers in float but land just above them in double.
+TEST(RangeOpTest, FloatLengthIsComputedInFloat) {
+  for (auto [limit, delta, size] : {std::tuple{0.3f, 0.1f, 3}, std::tuple{1.2f, 0.4f, 3},
+                                    std::tuple{7.8f, 0.2f, 39}}) {
+    SCOPED_TRACE(limit);
+    OpTester tester("Range");
+    tester.Attr("Tidx", TSR_DTYPE_FLOAT)
+        .Input(Tensor::Scalar<float>(0.f))
+        .Input(Tensor::Scalar<float>(limit))
+        .Input(Tensor::Scalar<float>(delta));
+    Tensor out = RunOk(tester);
+    ASSERT_EQ(out.shape(), Shape({size}));
+    EXPECT_LT(out.flat<float>()[size - 1], limit);
+  }
 }
 
 TEST(RangeOpTest, HalfAndBfloat16ComputeInFloat) {
