@@ -620,6 +620,50 @@ absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
   });
 }
 
+absl::Status ParseOps(const std::vector<std::string>& args, CliArgs* out) {
+  OpsArgs& ops = out->ops;
+  bool json = false;
+  bool markdown = false;
+  std::vector<OptionSpec> specs;
+  specs.push_back({"--json", "", [&](const std::string&) {
+                     json = true;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--markdown", "", [&](const std::string&) {
+                     markdown = true;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--graph", "a GraphDef file, .pb or .pbtxt", [&](const std::string& value) {
+                     if (!ops.graph_path.empty()) {
+                       return UsageError("ops", "--graph is given more than once");
+                     }
+                     if (value.empty()) return UsageError("ops", "--graph expects a file, got ''");
+                     ops.graph_path = value;
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--plugin", "a manifest file or folder", [&](const std::string& value) {
+                     ops.plugin_paths.push_back(value);
+                     return absl::OkStatus();
+                   }});
+  AddPluginPolicyOptions("ops", &ops.plugin_policy, &specs);
+  RETURN_IF_ERROR(ParseOptions("ops", args, specs, [](const std::string& arg) {
+    if (absl::StartsWith(arg, "-")) {
+      return UsageError("ops",
+                        absl::StrCat("unknown option '", arg, "' (see 'tessera ops --help')"));
+    }
+    return UsageError(
+        "ops", absl::StrCat("unexpected argument '", arg, "'; a graph is given with --graph FILE"));
+  }));
+  if (json && markdown) return UsageError("ops", "--json and --markdown exclude each other");
+  if (markdown && !ops.graph_path.empty()) {
+    return UsageError("ops", "--markdown lists every op; it does not check a --graph");
+  }
+  ops.format = json       ? OpsArgs::Format::kJson
+               : markdown ? OpsArgs::Format::kMarkdown
+                          : OpsArgs::Format::kText;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 CliEnvironment CliEnvironment::FromProcess() {
@@ -636,15 +680,16 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
                                      const CliEnvironment& environment) {
   CliArgs out;
   if (args.empty()) {
-    return UsageError("", "missing command; expected 'run' or 'plugins' (see 'tessera --help')");
+    return UsageError(
+        "", "missing command; expected 'run', 'serve', 'plugins' or 'ops' (see 'tessera --help')");
   }
   const std::string& first = args[0];
   if (IsHelp(first) || first == "help") {
     out.command = Command::kHelp;
     if (first == "help" && args.size() > 1) {
       if (CommandUsage(args[1]).empty()) {
-        return UsageError(
-            "help", absl::StrCat("unknown command '", args[1], "'; expected 'run' or 'plugins'"));
+        return UsageError("help", absl::StrCat("unknown command '", args[1],
+                                               "'; expected 'run', 'serve', 'plugins' or 'ops'"));
       }
       out.help_topic = args[1];
     }
@@ -655,7 +700,7 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
     return out;
   }
   // "tessera <command> ... --help" shows the command's usage, whatever else is given.
-  if (first == "run" || first == "plugins" || first == "serve") {
+  if (first == "run" || first == "plugins" || first == "serve" || first == "ops") {
     if (std::any_of(args.begin() + 1, args.end(), [](const std::string& a) { return IsHelp(a); })) {
       out.command = Command::kHelp;
       out.help_topic = first;
@@ -669,14 +714,18 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
   } else if (first == "plugins") {
     out.command = Command::kPlugins;
     status = ParsePlugins(args, &out);
+  } else if (first == "ops") {
+    out.command = Command::kOps;
+    status = ParseOps(args, &out);
   } else if (first == "serve") {
     out.command = Command::kServe;
     status = ParseServe(args, environment, &out);
   } else if (absl::StartsWith(first, "-")) {
     return UsageError("", absl::StrCat("unknown option '", first, "' (see 'tessera --help')"));
   } else {
-    return UsageError("", absl::StrCat("unknown command '", first,
-                                       "'; expected 'run' or 'plugins' (see 'tessera --help')"));
+    return UsageError(
+        "", absl::StrCat("unknown command '", first,
+                         "'; expected 'run', 'serve', 'plugins' or 'ops' (see 'tessera --help')"));
   }
   if (!status.ok()) return status;
   return out;

@@ -78,21 +78,34 @@ struct PluginsArgs {
   PluginPolicyOptions plugin_policy;
 };
 
+// `tessera ops [--json | --markdown] [--graph FILE] [--plugin PATH]... [plugin policy options]`.
+struct OpsArgs {
+  enum class Format { kText, kJson, kMarkdown };
+  Format format = Format::kText;
+  // Empty: list every op. Otherwise check this graph's ops (--markdown is refused with it).
+  std::string graph_path;
+  std::vector<std::string> plugin_paths;
+  // As RunArgs::plugin_policy.
+  PluginPolicyOptions plugin_policy;
+};
+
 enum class Command {
   kHelp,     // print `help_topic`'s usage ("" for the program's) to stdout
   kVersion,  // print the version
   kRun,
   kServe,
   kPlugins,
+  kOps,
 };
 
 struct CliArgs {
   Command command = Command::kHelp;
-  // For kHelp: "", "run", "serve" or "plugins".
+  // For kHelp: "", "run", "serve", "plugins" or "ops".
   std::string help_topic;
   RunArgs run;
   ServeArgs serve;
   PluginsArgs plugins;
+  OpsArgs ops;
 };
 
 // The environment variables the parser reads, so that tests can give their own.

@@ -88,9 +88,26 @@ TEST(CliArgsTest, Plugins) {
   EXPECT_THAT(json.plugins.plugin_paths, ElementsAre("a", "b"));
 }
 
+TEST(CliArgsTest, Ops) {
+  CliArgs plain = Parse({"ops"});
+  EXPECT_EQ(plain.command, Command::kOps);
+  EXPECT_EQ(plain.ops.format, OpsArgs::Format::kText);
+  EXPECT_EQ(plain.ops.graph_path, "");
+  CliArgs json = Parse(
+      {"ops", "--json", "--graph", "g.pb", "--plugin", "a", "--plugin=b", "--plugin-allow", "cpu"});
+  EXPECT_EQ(json.ops.format, OpsArgs::Format::kJson);
+  EXPECT_EQ(json.ops.graph_path, "g.pb");
+  EXPECT_THAT(json.ops.plugin_paths, ElementsAre("a", "b"));
+  EXPECT_EQ(json.ops.plugin_policy.allowlist, (std::set<std::string>{"cpu"}));
+  EXPECT_EQ(Parse({"ops", "--markdown"}).ops.format, OpsArgs::Format::kMarkdown);
+  EXPECT_EQ(Parse({"ops", "--graph=h.pbtxt"}).ops.graph_path, "h.pbtxt");
+  EXPECT_EQ(Parse({"ops", "--help"}).help_topic, "ops");
+  EXPECT_EQ(Parse({"help", "ops"}).help_topic, "ops");
+}
+
 TEST(CliArgsTest, PluginPolicyOptionsInEveryCommand) {
   const std::vector<std::string> policy = {
-      "--plugin-allow",  "cpu,grpc",     "--plugin-allow=acme-gpu",    "--plugin-require-sha256",
+      "--plugin-allow",  "cpu,grpc",     "--plugin-allow=acme-gpu",   "--plugin-require-sha256",
       "--plugin-prefer", "gpu=acme-gpu", "--plugin-prefer=NPU=npu_a", "--plugin-config",
       "/tmp/p.json"};
   std::vector<std::string> run = {"run", "g.pb", "--fetch", "y"};
@@ -100,10 +117,12 @@ TEST(CliArgsTest, PluginPolicyOptionsInEveryCommand) {
   serve.insert(serve.end(), policy.begin(), policy.end());
   std::vector<std::string> plugins = {"plugins"};
   plugins.insert(plugins.end(), policy.begin(), policy.end());
-  const CliArgs parsed[] = {Parse(run), Parse(serve), Parse(plugins)};
+  std::vector<std::string> ops = {"ops"};
+  ops.insert(ops.end(), policy.begin(), policy.end());
+  const CliArgs parsed[] = {Parse(run), Parse(serve), Parse(plugins), Parse(ops)};
   for (const PluginPolicyOptions& options :
-       {parsed[0].run.plugin_policy, parsed[1].serve.plugin_policy,
-        parsed[2].plugins.plugin_policy}) {
+       {parsed[0].run.plugin_policy, parsed[1].serve.plugin_policy, parsed[2].plugins.plugin_policy,
+        parsed[3].ops.plugin_policy}) {
     EXPECT_EQ(options.allowlist, (std::set<std::string>{"acme-gpu", "cpu", "grpc"}));
     EXPECT_EQ(options.allowlist_source, "--plugin-allow");
     EXPECT_TRUE(options.require_sha256);
@@ -223,7 +242,12 @@ TEST(CliArgsTest, UsageTexts) {
     EXPECT_THAT(CommandUsage("run"), HasSubstr(option));
   }
   EXPECT_THAT(CommandUsage("plugins"), HasSubstr("--json"));
-  for (const char* command : {"run", "serve", "plugins"}) {
+  EXPECT_THAT(CommandUsage("ops"), StartsWith("usage: tessera ops [--json | --markdown]"));
+  for (const char* option : {"--json", "--markdown", "--graph FILE", "--plugin PATH"}) {
+    EXPECT_THAT(CommandUsage("ops"), HasSubstr(option));
+  }
+  EXPECT_THAT(ProgramUsage(), HasSubstr("\n  ops "));
+  for (const char* command : {"run", "serve", "plugins", "ops"}) {
     for (const char* option : {"--plugin-allow NAME[,NAME...]", "--plugin-require-sha256",
                                "--plugin-prefer TYPE=NAME", "--plugin-config FILE"}) {
       EXPECT_THAT(CommandUsage(command), HasSubstr(option)) << command;
@@ -250,13 +274,27 @@ TEST(CliArgsTest, UsageTexts) {
 
 TEST(CliArgsErrorTest, ProgramLevel) {
   EXPECT_EQ(UsageError({}),
-            "tessera: missing command; expected 'run' or 'plugins' (see 'tessera --help')");
+            "tessera: missing command; expected 'run', 'serve', 'plugins' or 'ops' (see 'tessera "
+            "--help')");
   EXPECT_EQ(UsageError({"walk"}),
-            "tessera: unknown command 'walk'; expected 'run' or 'plugins' (see 'tessera --help')");
+            "tessera: unknown command 'walk'; expected 'run', 'serve', 'plugins' or 'ops' (see "
+            "'tessera --help')");
   EXPECT_EQ(UsageError({"--verbose"}),
             "tessera: unknown option '--verbose' (see 'tessera --help')");
+  EXPECT_EQ(UsageError({"ops", "--json", "--markdown"}),
+            "tessera ops: --json and --markdown exclude each other");
+  EXPECT_EQ(UsageError({"ops", "--graph", "g.pb", "--markdown"}),
+            "tessera ops: --markdown lists every op; it does not check a --graph");
+  EXPECT_EQ(UsageError({"ops", "--graph", "a.pb", "--graph=b.pb"}),
+            "tessera ops: --graph is given more than once");
+  EXPECT_EQ(UsageError({"ops", "--graph"}),
+            "tessera ops: --graph needs a value (a GraphDef file, .pb or .pbtxt)");
+  EXPECT_EQ(UsageError({"ops", "a.pb"}),
+            "tessera ops: unexpected argument 'a.pb'; a graph is given with --graph FILE");
+  EXPECT_EQ(UsageError({"ops", "--markdown=yes"}),
+            "tessera ops: --markdown takes no value, got 'yes'");
   EXPECT_EQ(UsageError({"help", "walk"}),
-            "tessera help: unknown command 'walk'; expected 'run' or 'plugins'");
+            "tessera help: unknown command 'walk'; expected 'run', 'serve', 'plugins' or 'ops'");
 }
 
 TEST(CliArgsErrorTest, FeedSyntax) {

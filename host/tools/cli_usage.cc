@@ -22,6 +22,7 @@ commands:
             (in this process, or on a cluster with --server grpc://HOST:PORT)
   serve     run one task of a cluster: a master and a worker serving other tasks and clients
   plugins   list the plugins found, what they provide, and why any was rejected
+  ops       list every op with its kernels per device type, or a graph's ops that cannot run
 
 options:
   -h, --help      show this help ('tessera <command> --help' for a command's options)
@@ -31,6 +32,7 @@ examples:
   tessera run examples/mlp/mlp.pb --feed x=examples/mlp/input.npy \
       --fetch probabilities --fetch predicted_class
   tessera serve --cluster 'worker=localhost:2222,localhost:2223' --job worker --task 0
+  tessera ops --graph model.pb
 )";
 }
 
@@ -167,6 +169,35 @@ options:
                                  (repeatable, one per type; replaces the file's choice for TYPE)
   --plugin-config FILE           read the plugin policy from FILE (it must exist)
   -h, --help                     show this help
+)";
+  }
+  if (command == "ops") {
+    return R"(usage: tessera ops [--json | --markdown] [--graph FILE] [--plugin PATH]...
+                   [plugin policy options]
+
+Loads the plugins and creates the devices as a session would, then lists every op Tessera
+defines (standard and plugin ops) with, per device type, the kernels that run it, the plugin
+that registered each and the types each takes; ops the host runs on every device (transfers,
+control flow, variables, checkpoints) say so.
+
+With --graph FILE, checks the graph instead: every node, and every node of its function library,
+must use an op that is defined and that a device present has a kernel for, with the node's types.
+Each op that cannot run is listed with why and the nodes that use it; the exit status is then 1.
+
+options:
+  --json                         print the same as JSON
+  --markdown                     print the op list as a Markdown table
+  --graph FILE                   check the ops of the GraphDef FILE (.pb or .pbtxt)
+  --plugin PATH                  also consider the manifest PATH or the manifests in folder PATH
+                                 (repeatable)
+  --plugin-allow NAME[,NAME...]  load only these plugins (repeatable)
+  --plugin-require-sha256        refuse plugins whose manifest has no sha256
+  --plugin-prefer TYPE=NAME      let plugin NAME serve device type TYPE (repeatable)
+  --plugin-config FILE           read the plugin policy from FILE (see 'tessera plugins --help')
+  -h, --help                     show this help
+
+Exit status: 0; 1 when the graph has ops that cannot run or plugins cannot be loaded; 2 for a
+usage error.
 )";
   }
   return "";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/tools/cli_args.h"
+#include "host/tools/ops_command.h"
 #include "host/tools/plugins_command.h"
 #include "host/tools/run_command.h"
 #include "host/tools/serve_command.h"
@@ -42,6 +43,9 @@ int main(int argc, char** argv) {
     }
     case Command::kPlugins:
       status = tessera::cli::PluginsCommand(parsed->plugins, std::cout);
+      break;
+    case Command::kOps:
+      status = tessera::cli::OpsCommand(parsed->ops, std::cout);
       break;
   }
   if (!status.ok()) {

@@ -279,10 +279,11 @@ TEST_F(CliTest, HelpAndVersion) {
 
 TEST_F(CliTest, UsageErrorsExitWithStatus2) {
   ExpectUsageError({},
-                   "tessera: missing command; expected 'run' or 'plugins' (see 'tessera --help')");
+                   "tessera: missing command; expected 'run', 'serve', 'plugins' or 'ops' (see "
+                   "'tessera --help')");
   ExpectUsageError({"walk"},
-                   "tessera: unknown command 'walk'; expected 'run' or 'plugins' (see 'tessera "
-                   "--help')");
+                   "tessera: unknown command 'walk'; expected 'run', 'serve', 'plugins' or 'ops' "
+                   "(see 'tessera --help')");
   ExpectUsageError({"--verbose"}, "tessera: unknown option '--verbose' (see 'tessera --help')");
   ExpectUsageError({"run"},
                    "tessera run: missing GRAPH (a .pb or .pbtxt file; see 'tessera run --help')");
@@ -311,7 +312,99 @@ TEST_F(CliTest, UsageErrorsExitWithStatus2) {
                    "--plugin");
   ExpectUsageError({"plugins", "--json=1"}, "tessera plugins: --json takes no value, got '1'");
   ExpectUsageError({"help", "walk"},
-                   "tessera help: unknown command 'walk'; expected 'run' or 'plugins'");
+                   "tessera help: unknown command 'walk'; expected 'run', 'serve', 'plugins' or "
+                   "'ops'");
+  ExpectUsageError({"ops", "g.pb"},
+                   "tessera ops: unexpected argument 'g.pb'; a graph is given with --graph FILE");
+  ExpectUsageError({"ops", "--json", "--markdown"},
+                   "tessera ops: --json and --markdown exclude each other");
+  ExpectUsageError({"ops", "--markdown", "--graph", "g.pb"},
+                   "tessera ops: --markdown lists every op; it does not check a --graph");
+  ExpectUsageError({"ops", "--graph", "g.pb", "--graph", "h.pb"},
+                   "tessera ops: --graph is given more than once");
+  ExpectUsageError({"ops", "--graph="}, "tessera ops: --graph expects a file, got ''");
+  ExpectUsageError({"ops", "--kernels"},
+                   "tessera ops: unknown option '--kernels' (see 'tessera ops --help')");
+}
+
+TEST_F(CliTest, ListsOpsWithTheirKernels) {
+  Result r = Tessera({"ops"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("OP "));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\nMatMul +standard +CPU: cpu \\(T: [^)]*float"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\nSwitch +standard +host, every device\n"));
+  EXPECT_THAT(r.out, HasSubstr(" without a kernel; devices present: CPU\n"));
+  Result json = Tessera({"ops", "--json"});
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  nlohmann::json parsed = nlohmann::json::parse(json.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(parsed.is_discarded()) << json.out;
+  EXPECT_EQ(parsed["device_types"], nlohmann::json({"CPU"}));
+  EXPECT_GT(parsed["ops"].size(), 100u);
+  Result markdown = Tessera({"ops", "--markdown"});
+  ASSERT_EQ(markdown.exit_status, 0) << markdown.err;
+  EXPECT_THAT(markdown.out, StartsWith("# Op kernels\n"));
+  Result help = Tessera({"ops", "--help"});
+  EXPECT_EQ(help.exit_status, 0);
+  EXPECT_THAT(help.out, StartsWith("usage: tessera ops"));
+}
+
+TEST_F(CliTest, OpsChecksAGraph) {
+  Result r = Tessera({"ops", "--graph", Path("graph.pb")});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(r.out, Path("graph.pb") +
+                       ": 5 nodes, 4 distinct ops; devices present: CPU\n"
+                       "every op has a definition and a kernel on a device present\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CliTest, OpsNamesWhatCannotRunAndExitsWith1) {
+  std::ofstream(Path("gaps.pbtxt")) << R"pb(
+    node {
+      name: "x"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_COMPLEX128 }
+      }
+    }
+    node {
+      name: "m"
+      op: "MatMul"
+      input: "x"
+      input: "x"
+      attr {
+        key: "T"
+        value { type: DT_COMPLEX128 }
+      }
+    }
+    node { name: "f" op: "Frobnicate" input: "m" }
+  )pb";
+  Result r = Tessera({"ops", "--graph", Path("gaps.pbtxt")});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.out, HasSubstr("\nFrobnicate: no definition: no standard definition and no "
+                               "plugin defines it\n    nodes: f\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nMatMul: no kernel: no kernel on CPU for T=complex128 (CPU "
+                               "kernels take T: "));
+  EXPECT_EQ(r.err, "tessera ops: " + Path("gaps.pbtxt") +
+                       ": 3 ops cannot run: Frobnicate (no definition), MatMul (no kernel), "
+                       "Placeholder (no kernel)\n");
+  Result json = Tessera({"ops", "--json", "--graph", Path("gaps.pbtxt")});
+  EXPECT_EQ(json.exit_status, 1);
+  nlohmann::json parsed = nlohmann::json::parse(json.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(parsed.is_discarded()) << json.out;
+  EXPECT_EQ(parsed["gaps"].size(), 3u);
+}
+
+TEST_F(CliTest, OpsGraphThatCannotBeRead) {
+  Result r = Tessera({"ops", "--graph", Path("missing.pb")});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, StartsWith("tessera ops: cannot read the graph: "));
+  EXPECT_THAT(r.err, HasSubstr(Path("missing.pb")));
+  Result plugin = Tessera({"ops", "--plugin", Path("no_such_plugin")});
+  EXPECT_EQ(plugin.exit_status, 1);
+  EXPECT_THAT(plugin.err, StartsWith("tessera ops: "));
+  EXPECT_THAT(plugin.err, HasSubstr("no_such_plugin"));
 }
 
 TEST_F(CliTest, MissingGraphFile) {
