@@ -319,6 +319,11 @@ absl::Status RegisterArrayGradients(GradientRegistry* r) {
                          "OneHot", "Range", "Where", "InvertPermutation"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
+  // The first ref variable and the sparse variable updates, as in TensorFlow.
+  for (const char* op : {"Variable", "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul",
+                         "ScatterDiv", "ScatterMin", "ScatterMax"}) {
+    RETURN_IF_ERROR(r->RegisterNoGradient(op));
+  }
   return absl::OkStatus();
 }
 

@@ -18,11 +18,12 @@ Scope RootNamed(const Scope& scope, const std::string& name) {
   return scope.Root().WithOpName(name);
 }
 
-// The variable's dtype and declared shape, from its VariableV2 or VarHandleOp node.
+// The variable's dtype and declared shape, from its VariableV2, Variable or VarHandleOp node.
 absl::Status VariableInfo(const Scope& scope, const Output& variable, DataType* dtype,
                           tensorflow::TensorShapeProto* shape) {
   const tensorflow::NodeDef* def = scope.FindNode(variable.node_name());
-  if (def == nullptr || (def->op() != "VariableV2" && def->op() != "VarHandleOp")) {
+  if (def == nullptr ||
+      (def->op() != "VariableV2" && def->op() != "Variable" && def->op() != "VarHandleOp")) {
     return absl::InvalidArgumentError(absl::StrCat(
         "'", variable.name(), "' is not a variable (the output of a Variable or VarHandleOp)"));
   }

@@ -134,5 +134,68 @@ VarIsInitializedOp::VarIsInitializedOp(const Scope& scope, Input resource) {
   is_initialized = internal::FirstOutput(operation);
 }
 
+namespace {
+
+Operation ScatterOp(const Scope& scope, const char* op, const Input& ref, const Input& indices,
+                    const Input& updates, bool use_locking) {
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  Output r = RefInput(scope, builder, ref);
+  Output i = AsNodeOut(scope, indices);
+  Output u = AsNodeOut(scope, updates);
+  if (!scope.ok()) return Operation();
+  builder.CheckType("Tindices", i, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  const DataType t = builder.CommonType("T", {r, u});
+  builder.Input(r)
+      .Input(i)
+      .Input(u)
+      .AttrType("T", t)
+      .AttrType("Tindices", i.type())
+      .AttrBool("use_locking", use_locking);
+  return builder.Finalize({MakeRefType(t)});
+}
+
+}  // namespace
+
+ScatterUpdate::ScatterUpdate(const Scope& scope, Input ref, Input indices, Input updates,
+                             bool use_locking)
+    : operation(ScatterOp(scope, "ScatterUpdate", ref, indices, updates, use_locking)),
+      output_ref(internal::FirstOutput(operation)) {}
+
+ScatterArithmetic::ScatterArithmetic(const Scope& scope, const char* op, const Input& ref,
+                                     const Input& indices, const Input& updates, bool use_locking)
+    : operation(ScatterOp(scope, op, ref, indices, updates, use_locking)),
+      output_ref(internal::FirstOutput(operation)) {}
+
+ResourceScatter::ResourceScatter(const Scope& scope, const std::string& op, Input resource,
+                                 Input indices, Input updates) {
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ResourceScatter" + op);
+  Output r = ResourceInput(scope, builder, resource);
+  Output i = AsNodeOut(scope, indices);
+  Output u = AsNodeOut(scope, updates);
+  if (!scope.ok()) return;
+  builder.CheckType("Tindices", i, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(r).Input(i).Input(u).AttrType("dtype", u.type()).AttrType("Tindices", i.type());
+  operation = builder.Finalize({});
+}
+
+ResourceGather::ResourceGather(const Scope& scope, Input resource, Input indices, DataType dtype) {
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ResourceGather");
+  Output r = ResourceInput(scope, builder, resource);
+  Output i = AsNodeOut(scope, indices);
+  if (!scope.ok()) return;
+  builder.CheckType("Tindices", i, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(r)
+      .Input(i)
+      .AttrType("dtype", dtype)
+      .AttrType("Tindices", i.type())
+      .AttrInt("batch_dims", 0)
+      .AttrBool("validate_indices", true);
+  operation = builder.Finalize({dtype});
+  output = internal::FirstOutput(operation);
+}
+
 }  // namespace ops
 }  // namespace tessera

@@ -1,6 +1,7 @@
 // Typed wrappers of TensorFlow's variable ops: ref variables (Variable, Assign, AssignAdd,
-// AssignSub, IsVariableInitialized) and resource variables (VarHandleOp, ReadVariableOp,
-// AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp, VarIsInitializedOp).
+// AssignSub, IsVariableInitialized, Scatter*) and resource variables (VarHandleOp,
+// ReadVariableOp, AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp, VarIsInitializedOp,
+// ResourceScatter*, ResourceGather).
 #ifndef TESSERA_HOST_CLIENT_STATE_OPS_H_
 #define TESSERA_HOST_CLIENT_STATE_OPS_H_
 
@@ -127,6 +128,79 @@ class VarIsInitializedOp {
   operator Output() const { return is_initialized; }
   Operation operation;
   Output is_initialized;
+};
+
+// Sparse updates of a ref variable along its first dimension: ref[indices[i], ...] = (or +=, -=,
+// *=, /=, min=, max=) the i-th slice of `updates`, whose shape is indices.shape + ref.shape[1:]
+// (or a scalar for every slice). Outputs the ref. use_locking defaults as TensorFlow's: true for
+// ScatterUpdate, false for the others.
+class ScatterUpdate {
+ public:
+  ScatterUpdate(const Scope& scope, Input ref, Input indices, Input updates,
+                bool use_locking = true);
+  operator Output() const { return output_ref; }
+  Operation operation;
+  Output output_ref;
+};
+// One class per arithmetic update, all shaped like ScatterUpdate.
+class ScatterArithmetic {
+ public:
+  operator Output() const { return output_ref; }
+  Operation operation;
+  Output output_ref;
+
+ protected:
+  ScatterArithmetic(const Scope& scope, const char* op, const Input& ref, const Input& indices,
+                    const Input& updates, bool use_locking);
+};
+class ScatterAdd : public ScatterArithmetic {
+ public:
+  ScatterAdd(const Scope& scope, Input ref, Input indices, Input updates, bool use_locking = false)
+      : ScatterArithmetic(scope, "ScatterAdd", ref, indices, updates, use_locking) {}
+};
+class ScatterSub : public ScatterArithmetic {
+ public:
+  ScatterSub(const Scope& scope, Input ref, Input indices, Input updates, bool use_locking = false)
+      : ScatterArithmetic(scope, "ScatterSub", ref, indices, updates, use_locking) {}
+};
+class ScatterMul : public ScatterArithmetic {
+ public:
+  ScatterMul(const Scope& scope, Input ref, Input indices, Input updates, bool use_locking = false)
+      : ScatterArithmetic(scope, "ScatterMul", ref, indices, updates, use_locking) {}
+};
+class ScatterDiv : public ScatterArithmetic {
+ public:
+  ScatterDiv(const Scope& scope, Input ref, Input indices, Input updates, bool use_locking = false)
+      : ScatterArithmetic(scope, "ScatterDiv", ref, indices, updates, use_locking) {}
+};
+class ScatterMin : public ScatterArithmetic {
+ public:
+  ScatterMin(const Scope& scope, Input ref, Input indices, Input updates, bool use_locking = false)
+      : ScatterArithmetic(scope, "ScatterMin", ref, indices, updates, use_locking) {}
+};
+class ScatterMax : public ScatterArithmetic {
+ public:
+  ScatterMax(const Scope& scope, Input ref, Input indices, Input updates, bool use_locking = false)
+      : ScatterArithmetic(scope, "ScatterMax", ref, indices, updates, use_locking) {}
+};
+
+// The same updates of a resource variable (no output; run it as a target): `op` is one of
+// "Update", "Add", "Sub", "Mul", "Div", "Min", "Max" (ResourceScatterUpdate...).
+class ResourceScatter {
+ public:
+  ResourceScatter(const Scope& scope, const std::string& op, Input resource, Input indices,
+                  Input updates);
+  Operation operation;
+};
+
+// The slices resource[indices[i], ...] of a resource variable of `dtype`:
+// indices.shape + resource.shape[1:].
+class ResourceGather {
+ public:
+  ResourceGather(const Scope& scope, Input resource, Input indices, DataType dtype);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
 };
 
 }  // namespace ops

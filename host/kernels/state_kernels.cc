@@ -221,9 +221,9 @@ class IsInitializedKernel final : public OpKernel {
 }  // namespace
 
 bool IsStateKernelOp(absl::string_view op) {
-  return op == "VariableV2" || op == "Assign" || op == "IsVariableInitialized" ||
-         op == "VarHandleOp" || op == "ReadVariableOp" || op == "AssignVariableOp" ||
-         op == "VarIsInitializedOp";
+  return op == "VariableV2" || op == "Variable" || op == "Assign" ||
+         op == "IsVariableInitialized" || op == "VarHandleOp" || op == "ReadVariableOp" ||
+         op == "AssignVariableOp" || op == "VarIsInitializedOp";
 }
 
 void StateKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
@@ -238,15 +238,16 @@ void StateKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateStateKernel(const Node& node, Device* device,
                                                             ResourceManager* resources) {
   const std::string& op = node.op();
-  if (resources == nullptr && (op == "VariableV2" || op == "VarHandleOp")) {
+  const bool ref_variable = op == "VariableV2" || op == "Variable";
+  if (resources == nullptr && (ref_variable || op == "VarHandleOp")) {
     return absl::FailedPreconditionError(
         absl::StrCat(node.DebugString(), " needs a session's variables; this executor has none"));
   }
-  if (op == "VariableV2" || op == "VarHandleOp") {
+  if (ref_variable || op == "VarHandleOp") {
     ASSIGN_OR_RETURN(DataType dtype, TypeAttr(node, "dtype"));
     std::string container = StringAttrOr(node, "container", "");
     std::string name = StringAttrOr(node, "shared_name", node.name());
-    if (op == "VariableV2") {
+    if (ref_variable) {
       return std::unique_ptr<OpKernel>(
           new VariableV2Kernel(resources, device, std::move(container), std::move(name), dtype));
     }

@@ -51,6 +51,7 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterPoolGradKernels,
       &RegisterBatchNormKernels,
       &RegisterTrainingKernels,
+      &RegisterScatterKernels,
       &RegisterRandomKernels,
       &RegisterStridedSliceGradKernels,
       &RegisterMirrorPadGradKernels,

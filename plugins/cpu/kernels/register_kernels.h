@@ -54,6 +54,7 @@ sdk::Status RegisterPoolKernels(TSR_Registrar* registrar);       // MaxPool AvgP
 sdk::Status RegisterPoolGradKernels(TSR_Registrar* registrar);   // MaxPoolGrad AvgPoolGrad
 sdk::Status RegisterBatchNormKernels(TSR_Registrar* registrar);  // FusedBatchNorm(Grad)V3
 sdk::Status RegisterTrainingKernels(TSR_Registrar* registrar);   // AssignAdd/Sub, Apply*
+sdk::Status RegisterScatterKernels(TSR_Registrar* registrar);  // (Resource)Scatter*, ResourceGather
 
 // The ops that array gradients are built from.
 sdk::Status RegisterStridedSliceGradKernels(TSR_Registrar* registrar);
