@@ -188,6 +188,22 @@ absl::Status FusedBatchNormV3Grad(const Scope& s, const GradOp& op, const Grads&
   return absl::OkStatus();
 }
 
+// FusedBatchNorm and FusedBatchNormV2: as V3, with their own gradient ops (no reserve_space_3).
+template <typename GradOpT>
+absl::Status FusedBatchNormV1V2Grad(const Scope& s, const GradOp& op, const Grads& g,
+                                    Grads* out) {
+  const bool is_training = op.BoolAttr("is_training", true);
+  const ops::FusedBatchNormAttrs attrs = ops::FusedBatchNormAttrs()
+                                             .Epsilon(op.FloatAttr("epsilon", 0.0001f))
+                                             .DataFormat(op.StringAttr("data_format", "NHWC"))
+                                             .IsTraining(is_training);
+  const Output& mean = is_training ? op.outputs[3] : op.inputs[3];
+  const Output& variance = is_training ? op.outputs[4] : op.inputs[4];
+  GradOpT grad(s, g[0], op.inputs[0], op.inputs[1], mean, variance, attrs);
+  *out = {grad.x_backprop, grad.scale_backprop, grad.offset_backprop, Output(), Output()};
+  return absl::OkStatus();
+}
+
 // ---- Second-order gradients: the gradient ops' own gradients -----------------------------
 
 // ReluGrad(g, x) and Relu6Grad(g, x) mask g by x: linear in g, piecewise constant in x.
@@ -271,6 +287,10 @@ absl::Status RegisterNnGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Softplus", SoftplusGrad));
   RETURN_IF_ERROR(r->Register("LRN", LrnGrad));
   RETURN_IF_ERROR(r->Register("FusedBatchNormV3", FusedBatchNormV3Grad));
+  RETURN_IF_ERROR(
+      r->Register("FusedBatchNorm", FusedBatchNormV1V2Grad<ops::FusedBatchNormGrad>));
+  RETURN_IF_ERROR(
+      r->Register("FusedBatchNormV2", FusedBatchNormV1V2Grad<ops::FusedBatchNormGradV2>));
   RETURN_IF_ERROR(r->Register("ReluGrad", ReluGradGrad));
   RETURN_IF_ERROR(r->Register("Relu6Grad", Relu6GradGrad));
   RETURN_IF_ERROR(r->Register("LeakyReluGrad", LeakyReluGradGrad));

@@ -145,6 +145,34 @@ TEST(NnGradTest, FusedBatchNormTrainingAndInferenceInEveryFormat) {
   CheckBatchNorm("NHWC", /*is_training=*/true, {2, 3, 2, 3}, /*exponential_avg_factor=*/0.5f);
 }
 
+// FusedBatchNorm and FusedBatchNormV2: y against x, scale and offset, through their own
+// gradient ops.
+TEST(NnGradTest, FusedBatchNormV1AndV2) {
+  for (bool v2 : {false, true}) {
+    for (const char* format : {"NHWC", "NCHW"}) {
+      for (bool is_training : {true, false}) {
+        SCOPED_TRACE(std::string(v2 ? "V2 " : "V1 ") + format +
+                     (is_training ? " training" : " inference"));
+        const TensorShape x_shape =
+            std::string(format) == "NHWC" ? TensorShape{2, 3, 2, 3} : TensorShape{2, 3, 3, 2};
+        const TensorShape channel_shape{3};
+        CheckGradient(
+            DT_FLOAT, {x_shape, channel_shape, channel_shape},
+            [&](const Scope& s, const Xs& x) -> Output {
+              Output mean = ops::Const(s, {-0.2f, 0.1f, 0.3f});
+              Output variance = ops::Const(s, {0.5f, 0.75f, 1.0f});
+              const ops::FusedBatchNormAttrs attrs =
+                  ops::FusedBatchNormAttrs().DataFormat(format).IsTraining(is_training).Epsilon(
+                      0.05f);
+              if (v2) return ops::FusedBatchNormV2(s, x[0], x[1], x[2], mean, variance, attrs).y;
+              return ops::FusedBatchNorm(s, x[0], x[1], x[2], mean, variance, attrs).y;
+            },
+            {{-1, 1}, {0.5, 1.5}, {-1, 1}});
+      }
+    }
+  }
+}
+
 // As in TensorFlow the mean and variance inputs get no gradient (zeros here), in inference too
 // where y does depend on them.
 TEST(NnGradTest, FusedBatchNormGivesMeanAndVarianceNoGradient) {

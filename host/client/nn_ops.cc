@@ -292,5 +292,72 @@ FusedBatchNormGradV3::FusedBatchNormGradV3(const Scope& scope, Input y_backprop,
   reserve_space_5 = NthOutput(operation, 4);
 }
 
+FusedBatchNormV1V2::FusedBatchNormV1V2(const Scope& scope, const char* op, const Input& x,
+                                       const Input& scale, const Input& offset, const Input& mean,
+                                       const Input& variance, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, x);
+  std::vector<Output> stats = {AsNodeOut(scope, scale), AsNodeOut(scope, offset),
+                               AsNodeOut(scope, mean), AsNodeOut(scope, variance)};
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, op);
+  const bool v2 = std::string(op) == "FusedBatchNormV2";
+  DataType u;
+  if (v2) {
+    u = builder.CommonType("U", stats);
+    builder.Input(in).Inputs(stats).AttrType("T", in.type()).AttrType("U", u);
+  } else {
+    std::vector<Output> all = {in};
+    all.insert(all.end(), stats.begin(), stats.end());
+    u = builder.CommonType("T", all);
+    builder.Input(in).Inputs(stats).AttrType("T", u);
+  }
+  BatchNormAttrValues(builder, attrs, /*forward=*/true);
+  CheckOneOf(builder, "data_format", attrs.data_format_, {"NHWC", "NCHW"});
+  operation = builder.Finalize({in.type(), u, u, u, u});
+  y = NthOutput(operation, 0);
+  batch_mean = NthOutput(operation, 1);
+  batch_variance = NthOutput(operation, 2);
+  reserve_space_1 = NthOutput(operation, 3);
+  reserve_space_2 = NthOutput(operation, 4);
+}
+
+FusedBatchNormGradV1V2::FusedBatchNormGradV1V2(const Scope& scope, const char* op,
+                                               const Input& y_backprop, const Input& x,
+                                               const Input& scale, const Input& reserve_space_1,
+                                               const Input& reserve_space_2, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output dy = AsNodeOut(scope, y_backprop);
+  Output in = AsNodeOut(scope, x);
+  Output s = AsNodeOut(scope, scale);
+  std::vector<Output> reserves = {AsNodeOut(scope, reserve_space_1),
+                                  AsNodeOut(scope, reserve_space_2)};
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, op);
+  const bool v2 = std::string(op) == "FusedBatchNormGradV2";
+  DataType t;
+  DataType u;
+  if (v2) {
+    t = builder.CommonType("T", {dy, in});
+    if (s.valid() && s.type() != TSR_DTYPE_FLOAT) {
+      builder.SetError(absl::StrCat("input 'scale' must be float, got ", DataTypeString(s.type())));
+    }
+    u = builder.CommonType("U", reserves);
+    builder.Input(dy).Input(in).Input(s).Inputs(reserves).AttrType("T", t).AttrType("U", u);
+  } else {
+    t = builder.CommonType("T", {dy, in, s, reserves[0], reserves[1]});
+    u = t;
+    builder.Input(dy).Input(in).Input(s).Inputs(reserves).AttrType("T", t);
+  }
+  BatchNormAttrValues(builder, attrs, /*forward=*/false);
+  CheckOneOf(builder, "data_format", attrs.data_format_, {"NHWC", "NCHW"});
+  operation = builder.Finalize({t, u, u, u, u});
+  x_backprop = NthOutput(operation, 0);
+  scale_backprop = NthOutput(operation, 1);
+  offset_backprop = NthOutput(operation, 2);
+  reserve_space_3 = NthOutput(operation, 3);
+  reserve_space_4 = NthOutput(operation, 4);
+}
+
 }  // namespace ops
 }  // namespace tessera

@@ -446,6 +446,67 @@ class FusedBatchNormGradV3 {
   Output reserve_space_5;
 };
 
+// FusedBatchNorm (every tensor float) and FusedBatchNormV2 (statistics float): FusedBatchNormV3
+// without reserve_space_3, for 4-D x (data_format NHWC or NCHW), as TensorFlow 1 graphs use them.
+class FusedBatchNormV1V2 {
+ public:
+  using Attrs = FusedBatchNormAttrs;
+  Operation operation;
+  Output y;
+  Output batch_mean;
+  Output batch_variance;
+  Output reserve_space_1;
+  Output reserve_space_2;
+
+ protected:
+  FusedBatchNormV1V2(const Scope& scope, const char* op, const Input& x, const Input& scale,
+                     const Input& offset, const Input& mean, const Input& variance,
+                     const Attrs& attrs);
+};
+class FusedBatchNorm : public FusedBatchNormV1V2 {
+ public:
+  FusedBatchNorm(const Scope& scope, Input x, Input scale, Input offset, Input mean,
+                 Input variance, const Attrs& attrs = Attrs())
+      : FusedBatchNormV1V2(scope, "FusedBatchNorm", x, scale, offset, mean, variance, attrs) {}
+};
+class FusedBatchNormV2 : public FusedBatchNormV1V2 {
+ public:
+  FusedBatchNormV2(const Scope& scope, Input x, Input scale, Input offset, Input mean,
+                   Input variance, const Attrs& attrs = Attrs())
+      : FusedBatchNormV1V2(scope, "FusedBatchNormV2", x, scale, offset, mean, variance, attrs) {}
+};
+
+// Their gradients: x_backprop, scale_backprop, offset_backprop (reserve_space_3/4 are empty).
+class FusedBatchNormGradV1V2 {
+ public:
+  using Attrs = FusedBatchNormAttrs;
+  Operation operation;
+  Output x_backprop;
+  Output scale_backprop;
+  Output offset_backprop;
+  Output reserve_space_3;
+  Output reserve_space_4;
+
+ protected:
+  FusedBatchNormGradV1V2(const Scope& scope, const char* op, const Input& y_backprop,
+                         const Input& x, const Input& scale, const Input& reserve_space_1,
+                         const Input& reserve_space_2, const Attrs& attrs);
+};
+class FusedBatchNormGrad : public FusedBatchNormGradV1V2 {
+ public:
+  FusedBatchNormGrad(const Scope& scope, Input y_backprop, Input x, Input scale,
+                     Input reserve_space_1, Input reserve_space_2, const Attrs& attrs = Attrs())
+      : FusedBatchNormGradV1V2(scope, "FusedBatchNormGrad", y_backprop, x, scale,
+                               reserve_space_1, reserve_space_2, attrs) {}
+};
+class FusedBatchNormGradV2 : public FusedBatchNormGradV1V2 {
+ public:
+  FusedBatchNormGradV2(const Scope& scope, Input y_backprop, Input x, Input scale,
+                       Input reserve_space_1, Input reserve_space_2, const Attrs& attrs = Attrs())
+      : FusedBatchNormGradV1V2(scope, "FusedBatchNormGradV2", y_backprop, x, scale,
+                               reserve_space_1, reserve_space_2, attrs) {}
+};
+
 }  // namespace ops
 }  // namespace tessera
 

@@ -271,7 +271,7 @@ absl::Status FusedBatchNormV3Shape(ShapeInferenceContext& ctx) {
   x.set_dim(channel, channels);
   ctx.set_output(0, std::move(x));
   for (int i = 1; i < 5; ++i) ctx.set_output(i, PartialShape({channels}));
-  ctx.set_output(5, PartialShape::Unknown());
+  if (ctx.num_outputs() > 5) ctx.set_output(5, PartialShape::Unknown());  // V3's reserve_space_3
   return absl::OkStatus();
 }
 
@@ -286,6 +286,7 @@ absl::Status FusedBatchNormGradV3Shape(ShapeInferenceContext& ctx) {
   const int channel = BatchNormChannel(data_format, rank);
   int64_t channels;
   ASSIGN_OR_RETURN(channels, ctx.MergeDims(y_backprop.dim(channel), x.dim(channel)));
+  // scale, reserve_space_1 and reserve_space_2 (V3's reserve_space_3 is opaque).
   RETURN_IF_ERROR(MergeChannelVectors(ctx, {2, 3, 4}, &channels));
   y_backprop.set_dim(channel, channels);
   ctx.set_output(0, std::move(y_backprop));
@@ -503,6 +504,58 @@ absl::Status RegisterBatchNormOps(OpRegistry* registry) {
                                            .StringAttr("data_format", "NHWC", formats)
                                            .BoolAttr("is_training", true)
                                            .SetShapeFn(FusedBatchNormV3Shape)));
+  // FusedBatchNorm (every tensor T = float) and FusedBatchNormV2 (statistics U = float): V3 without
+  // reserve_space_3, for 4-D tensors only.
+  const std::vector<std::string> formats_2d = {"NHWC", "NCHW"};
+  for (bool v2 : {false, true}) {
+    const char* u = v2 ? "U" : "T";
+    OpDefBuilder forward(v2 ? "FusedBatchNormV2" : "FusedBatchNorm");
+    forward.Input("x", "T")
+        .Input("scale", u)
+        .Input("offset", u)
+        .Input("mean", u)
+        .Input("variance", u)
+        .Output("y", "T")
+        .Output("batch_mean", u)
+        .Output("batch_variance", u)
+        .Output("reserve_space_1", u)
+        .Output("reserve_space_2", u);
+    if (v2) {
+      forward.TypeAttr("T", {kHalf, kBfloat16, kFloat}).TypeAttr("U", {kFloat});
+    } else {
+      forward.TypeAttr("T", {kFloat});
+    }
+    forward.FloatAttr("epsilon", 0.0001f)
+        .FloatAttr("exponential_avg_factor", 1.0f)
+        .StringAttr("data_format", "NHWC", formats_2d)
+        .BoolAttr("is_training", true)
+        .SetShapeFn(FusedBatchNormV3Shape);
+    RETURN_IF_ERROR(RegisterOp(registry, forward));
+    OpDefBuilder grad(v2 ? "FusedBatchNormGradV2" : "FusedBatchNormGrad");
+    grad.Input("y_backprop", "T").Input("x", "T");
+    if (v2) {
+      grad.Input("scale", kFloat);
+    } else {
+      grad.Input("scale", "T");
+    }
+    grad.Input("reserve_space_1", u)
+        .Input("reserve_space_2", u)
+        .Output("x_backprop", "T")
+        .Output("scale_backprop", u)
+        .Output("offset_backprop", u)
+        .Output("reserve_space_3", u)
+        .Output("reserve_space_4", u);
+    if (v2) {
+      grad.TypeAttr("T", {kHalf, kBfloat16, kFloat}).TypeAttr("U", {kFloat});
+    } else {
+      grad.TypeAttr("T", {kFloat});
+    }
+    grad.FloatAttr("epsilon", 0.0001f)
+        .StringAttr("data_format", "NHWC", formats_2d)
+        .BoolAttr("is_training", true)
+        .SetShapeFn(FusedBatchNormGradV3Shape);
+    RETURN_IF_ERROR(RegisterOp(registry, grad));
+  }
   return RegisterOp(registry, OpDefBuilder("FusedBatchNormGradV3")
                                   .Input("y_backprop", "T")
                                   .Input("x", "T")

@@ -390,5 +390,46 @@ TEST_F(NnOpsTest, FusedBatchNormGradV3Shapes) {
   EXPECT_EQ(Def("FusedBatchNormGradV3").input_arg(2).type(), tensorflow::DT_FLOAT);
 }
 
+// FusedBatchNorm (all float T) and FusedBatchNormV2 (U for the statistics) with their gradients:
+// V3's shapes without reserve_space_3, 4-D formats only.
+TEST_F(NnOpsTest, FusedBatchNormV1AndV2) {
+  const std::string v1 = "attr { key: 'T' value { type: DT_FLOAT } }";
+  for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2"}) {
+    SCOPED_TRACE(op);
+    const std::string attrs = std::string(op) == "FusedBatchNorm" ? v1 : kBatchNorm;
+    auto out = InferShapes(*ops_, op, attrs,
+                           {PartialShape({2, 4, 4, -1}), PartialShape({3}), PartialShape({-1}),
+                            PartialShape({0}), PartialShape({0})});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({2, 4, 4, 3}), PartialShape({3}),
+                                  PartialShape({3}), PartialShape({3}), PartialShape({3})));
+    EXPECT_EQ(Def(op).output_arg_size(), 5);
+    EXPECT_EQ(Def(op).output_arg(4).name(), "reserve_space_2");
+    EXPECT_FLOAT_EQ(Attr(op, "exponential_avg_factor")->default_value().f(), 1.0f);
+    EXPECT_THAT(Attr(op, "data_format")->allowed_values().list().s(), ElementsAre("NHWC", "NCHW"));
+    const std::string ndhwc = attrs + " attr { key: 'data_format' value { s: 'NDHWC' } }";
+    EXPECT_FALSE(InferShapes(*ops_, op, ndhwc,
+                             {PartialShape({2, 4, 4, 4, 3}), PartialShape({3}), PartialShape({3}),
+                              PartialShape({3}), PartialShape({3})})
+                     .ok());
+  }
+  EXPECT_EQ(Def("FusedBatchNorm").input_arg(1).type_attr(), "T");
+  EXPECT_EQ(Def("FusedBatchNormV2").input_arg(1).type_attr(), "U");
+  for (const char* op : {"FusedBatchNormGrad", "FusedBatchNormGradV2"}) {
+    SCOPED_TRACE(op);
+    const std::string attrs = std::string(op) == "FusedBatchNormGrad" ? v1 : kBatchNorm;
+    auto out = InferShapes(*ops_, op, attrs,
+                           {PartialShape({2, 4, 4, -1}), PartialShape({2, 4, 4, 3}),
+                            PartialShape({3}), PartialShape({3}), PartialShape({3})});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({2, 4, 4, 3}), PartialShape({3}),
+                                  PartialShape({3}), PartialShape({0}), PartialShape({0})));
+    EXPECT_EQ(Def(op).input_arg_size(), 5);
+    EXPECT_EQ(Def(op).output_arg(3).name(), "reserve_space_3");
+  }
+  EXPECT_EQ(Def("FusedBatchNormGradV2").input_arg(2).type(), tensorflow::DT_FLOAT);
+  EXPECT_EQ(Def("FusedBatchNormGrad").input_arg(2).type_attr(), "T");
+}
+
 }  // namespace
 }  // namespace tessera

@@ -1,5 +1,6 @@
 // FusedBatchNormV3 and FusedBatchNormGradV3 on CPU (T = U = float) for 4-D and 5-D tensors with
-// channels last (NHWC, NDHWC) or first (NCHW, NCDHW). Per-channel sums accumulate in double;
+// channels last (NHWC, NDHWC) or first (NCHW, NCDHW), and the same kernels for FusedBatchNorm,
+// FusedBatchNormV2 and their gradients (V3 without reserve_space_3). Per-channel sums accumulate in double;
 // training normalizes with the biased batch variance and reports the Bessel-corrected one, as
 // TensorFlow does.
 #include <algorithm>
@@ -153,8 +154,10 @@ class FusedBatchNormKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(2, channel_shape, &batch_var));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(3, channel_shape, &saved_mean));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(4, channel_shape, &saved_var));
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(5, Shape(), &reserve_3));
-    *reserve_3.data<float>() = 0.0f;
+    if (ctx.num_outputs() > 5) {  // V3 only
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(5, Shape(), &reserve_3));
+      *reserve_3.data<float>() = 0.0f;
+    }
     if (x.num_elements() == 0) {
       // TensorFlow's statistics of an empty batch.
       for (const TensorView* t : {&batch_mean, &batch_var, &saved_mean, &saved_var}) {
@@ -296,6 +299,14 @@ Status RegisterBatchNormKernels(TSR_Registrar* registrar) {
   const std::vector<TSR_DataType> float_only = {TSR_DTYPE_FLOAT};
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FusedBatchNormKernel>(
       registrar, "FusedBatchNormV3", kCpu, {{"T", float_only}, {"U", float_only}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FusedBatchNormKernel>(
+      registrar, "FusedBatchNormV2", kCpu, {{"T", float_only}, {"U", float_only}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FusedBatchNormKernel>(
+      registrar, "FusedBatchNorm", kCpu, {{"T", float_only}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FusedBatchNormGradKernel>(
+      registrar, "FusedBatchNormGradV2", kCpu, {{"T", float_only}, {"U", float_only}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FusedBatchNormGradKernel>(
+      registrar, "FusedBatchNormGrad", kCpu, {{"T", float_only}}));
   return sdk::RegisterKernel<FusedBatchNormGradKernel>(registrar, "FusedBatchNormGradV3", kCpu,
                                                        {{"T", float_only}, {"U", float_only}});
 }

@@ -2,6 +2,7 @@
 // channels last and first, 4-D and 5-D, exponential averaging, empty batches), the gradient
 // against central differences of the forward reference, and TensorFlow's errors.
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -281,6 +282,67 @@ OpTester Forward(const TensorShape& x, const TensorShape& scale, const TensorSha
     tester.Input(Random<float>(shape, 0.5, 1));
   }
   return tester;
+}
+
+// FusedBatchNorm and FusedBatchNormV2 (and their gradients) are V3 without reserve_space_3: the
+// same outputs, bit for bit, on 4-D inputs in both formats, training and inference.
+TEST(FusedBatchNormOpTest, V1AndV2MatchV3) {
+  for (const BnCase& c : Cases()) {
+    if (c.shape.rank() != 4) continue;
+    for (bool is_training : {true, false}) {
+      SCOPED_TRACE(c.data_format + (is_training ? " training" : " inference"));
+      const int64_t channels = c.channels();
+      const TensorShape channel_shape = Shape({channels});
+      const std::vector<double> x = FloatValues(c.shape.num_elements(), -3, 5);
+      const std::vector<double> dy = FloatValues(c.shape.num_elements(), -1, 1);
+      std::vector<std::vector<double>> stats;
+      for (int i = 0; i < 4; ++i) stats.push_back(FloatValues(channels, 0.5, 2));
+      auto forward = [&](const char* op, int outputs) {
+        OpTester tester(op);
+        SetAttrs(tester, c.data_format, is_training);
+        tester.Input(FromValues<float>(c.shape, x));
+        for (const auto& values : stats) tester.Input(FromValues<float>(channel_shape, values));
+        return RunAll(tester, outputs);
+      };
+      const std::vector<Tensor> v3 = forward("FusedBatchNormV3", 6);
+      ASSERT_EQ(v3.size(), 6u);
+      for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2"}) {
+        SCOPED_TRACE(op);
+        const std::vector<Tensor> out = forward(op, 5);
+        ASSERT_EQ(out.size(), 5u);
+        for (int i = 0; i < 5; ++i) {
+          ASSERT_EQ(out[i].shape(), v3[i].shape()) << i;
+          EXPECT_EQ(0, std::memcmp(out[i].data<float>(), v3[i].data<float>(),
+                                   sizeof(float) * out[i].NumElements()))
+              << "output " << i;
+        }
+      }
+      auto backward = [&](const char* op, bool with_reserve_3) {
+        OpTester tester(op);
+        SetAttrs(tester, c.data_format, is_training);
+        tester.Input(FromValues<float>(c.shape, dy))
+            .Input(FromValues<float>(c.shape, x))
+            .Input(FromValues<float>(channel_shape, stats[0]))
+            .Input(v3[3])
+            .Input(v3[4]);
+        if (with_reserve_3) tester.Input(v3[5]);
+        return RunAll(tester, 5);
+      };
+      const std::vector<Tensor> grad_v3 = backward("FusedBatchNormGradV3", true);
+      ASSERT_EQ(grad_v3.size(), 5u);
+      for (const char* op : {"FusedBatchNormGrad", "FusedBatchNormGradV2"}) {
+        SCOPED_TRACE(op);
+        const std::vector<Tensor> out = backward(op, false);
+        ASSERT_EQ(out.size(), 5u);
+        for (int i = 0; i < 5; ++i) {
+          ASSERT_EQ(out[i].shape(), grad_v3[i].shape()) << i;
+          EXPECT_EQ(0, std::memcmp(out[i].data<float>(), grad_v3[i].data<float>(),
+                                   sizeof(float) * out[i].NumElements()))
+              << "output " << i;
+        }
+      }
+    }
+  }
 }
 
 TEST(FusedBatchNormOpTest, Errors) {
