@@ -1,6 +1,6 @@
 // Gradients of TensorFlow's math ops: element-wise arithmetic (with broadcasting reduced back to
-// each input's shape), transcendental and rounding functions, selection, MatMul and
-// BatchMatMulV2, reductions, Cumsum, Cast and AddN.
+// each input's shape), transcendental, trigonometric and rounding functions, Atan2, selection,
+// MatMul and BatchMatMulV2, reductions, Cumsum, Cast and AddN.
 #include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
@@ -86,6 +86,39 @@ Output ErfFactor(const Scope& s, const GradOp& op) {  // 2 / sqrt(pi) * exp(-x^2
 }
 Output ReciprocalFactor(const Scope& s, const GradOp& op) {  // -y^2
   return ops::Neg(s, ops::Square(s, op.outputs[0]));
+}
+
+Output SinFactor(const Scope& s, const GradOp& op) { return ops::Cos(s, op.inputs[0]); }
+Output CosFactor(const Scope& s, const GradOp& op) {  // -sin(x)
+  return ops::Neg(s, ops::Sin(s, op.inputs[0]));
+}
+Output TanFactor(const Scope& s, const GradOp& op) {  // sec(x)^2
+  return ops::Square(s, ops::Reciprocal(s, ops::Cos(s, op.inputs[0])));
+}
+Output AsinFactor(const Scope& s, const GradOp& op) {  // 1 / sqrt(1 - x^2)
+  const Output& x = op.inputs[0];
+  return ops::Reciprocal(s, ops::Sqrt(s, ops::Sub(s, Scalar(s, 1, x.type()), ops::Square(s, x))));
+}
+Output AcosFactor(const Scope& s, const GradOp& op) {  // -1 / sqrt(1 - x^2)
+  return ops::Neg(s, AsinFactor(s, op));
+}
+Output AtanFactor(const Scope& s, const GradOp& op) {  // 1 / (1 + x^2)
+  const Output& x = op.inputs[0];
+  return ops::Reciprocal(s, ops::Add(s, Scalar(s, 1, x.type()), ops::Square(s, x)));
+}
+Output SinhFactor(const Scope& s, const GradOp& op) { return ops::Cosh(s, op.inputs[0]); }
+Output CoshFactor(const Scope& s, const GradOp& op) { return ops::Sinh(s, op.inputs[0]); }
+
+// Atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2), each reduced to its input's
+// shape.
+absl::Status Atan2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& y = op.inputs[0];
+  const Output& x = op.inputs[1];
+  Output scaled = ops::RealDiv(s, g[0], ops::Add(s, ops::Square(s, x), ops::Square(s, y)));
+  out->resize(2);
+  ReduceBinaryGrads(s, y, x, ops::Mul(s, x, scaled), ops::Neg(s, ops::Mul(s, y, scaled)),
+                    &(*out)[0], &(*out)[1]);
+  return absl::OkStatus();
 }
 
 absl::Status NegGrad(const Scope& s, const GradOp&, const Grads& g, Grads* out) {
@@ -384,13 +417,23 @@ absl::Status RegisterMathGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Erf", ScaledGrad<ErfFactor>));
   RETURN_IF_ERROR(r->Register("Reciprocal", ScaledGrad<ReciprocalFactor>));
   RETURN_IF_ERROR(r->Register("Sign", ZerosGrad));
+  RETURN_IF_ERROR(r->Register("Sin", ScaledGrad<SinFactor>));
+  RETURN_IF_ERROR(r->Register("Cos", ScaledGrad<CosFactor>));
+  RETURN_IF_ERROR(r->Register("Tan", ScaledGrad<TanFactor>));
+  RETURN_IF_ERROR(r->Register("Asin", ScaledGrad<AsinFactor>));
+  RETURN_IF_ERROR(r->Register("Acos", ScaledGrad<AcosFactor>));
+  RETURN_IF_ERROR(r->Register("Atan", ScaledGrad<AtanFactor>));
+  RETURN_IF_ERROR(r->Register("Sinh", ScaledGrad<SinhFactor>));
+  RETURN_IF_ERROR(r->Register("Cosh", ScaledGrad<CoshFactor>));
+  RETURN_IF_ERROR(r->Register("Atan2", Atan2Grad));
   // As in TensorFlow: rounding and integer division give no gradient, and Mod and TruncateMod
   // have none registered at all (asking for one is NOT_FOUND).
-  for (const char* op : {"Floor", "Ceil", "Round", "FloorDiv", "TruncateDiv"}) {
+  for (const char* op : {"Floor", "Ceil", "Round", "Rint", "FloorDiv", "TruncateDiv"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
-  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
-                         "LogicalAnd", "LogicalOr", "LogicalNot", "ArgMax", "ArgMin"}) {
+  for (const char* op :
+       {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
+        "LogicalOr", "LogicalNot", "ArgMax", "ArgMin", "IsNan", "IsInf", "IsFinite"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
   return absl::OkStatus();

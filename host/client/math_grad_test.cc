@@ -1,5 +1,6 @@
 // Numeric checks of the math gradients (division, powers, extrema, selection, products, running
-// sums, BatchMatMulV2, the unary functions) and of the ops that give zeros or no gradient.
+// sums, BatchMatMulV2, the unary and trigonometric functions, Atan2) and of the ops that give
+// zeros or no gradient.
 #include <cmath>
 #include <functional>
 #include <random>
@@ -237,11 +238,36 @@ TEST(MathGradTest, UnaryFunctions) {
       {[](const Scope& s, const Xs& x) -> Output { return ops::Erf(s, x[0]); }, {-2, 2}},
       {[](const Scope& s, const Xs& x) -> Output { return ops::Reciprocal(s, x[0]); }, {0.5, 2}},
       {[](const Scope& s, const Xs& x) -> Output { return ops::Reciprocal(s, x[0]); }, {-2, -0.5}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Sin(s, x[0]); }, {-4, 4}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Cos(s, x[0]); }, {-4, 4}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Tan(s, x[0]); }, {-1.2, 1.2}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Asin(s, x[0]); }, {-0.9, 0.9}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Acos(s, x[0]); }, {-0.9, 0.9}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Atan(s, x[0]); }, {-3, 3}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Sinh(s, x[0]); }, {-2, 2}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Cosh(s, x[0]); }, {-2, 2}},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(i);
     CheckGradient({{2, 3}}, cases[i].first, cases[i].second.first, cases[i].second.second);
   }
+}
+
+// Atan2(y, x) for both inputs, with each broadcast against the other, in every quadrant.
+TEST(MathGradTest, Atan2BothInputsWithBroadcasting) {
+  const Fn atan2 = [](const Scope& s, const Xs& x) -> Output { return ops::Atan2(s, x[0], x[1]); };
+  // Points in all four quadrants, away from the origin and from the branch cut (y = 0, x < 0).
+  CheckGradientAt(
+      {Doubles({2, 3}, {1, -1, 2, -2, 0.5, 1.5}), Doubles({2, 3}, {1, 1, -1, -1.5, -0.7, 0.3})},
+      atan2);
+  CheckGradient({{2, 3}, {3}}, atan2, 0.5, 2);
+  CheckGradient({{2, 1}, {1, 3}}, atan2, 0.5, 2);
+  CheckGradient({{}, {4}}, atan2, 0.5, 2);
+  // d/dy atan2(y, x) = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2), at (y, x) = (1, 1), (3, -4).
+  std::vector<Tensor> grads = Gradients({Doubles({2}, {1, 3}), Doubles({2}, {1, -4})}, atan2);
+  ASSERT_EQ(grads.size(), 2u);
+  ExpectValues(grads[0], {0.5, -4.0 / 25});
+  ExpectValues(grads[1], {-0.5, -3.0 / 25});
 }
 
 // Sign gives zeros; Floor, Ceil, Round, FloorDiv and TruncateDiv give no gradient, which sums as
@@ -253,6 +279,7 @@ TEST(MathGradTest, PiecewiseConstantOpsGiveZeros) {
       [](const Scope& s, const Xs& x) -> Output { return ops::Floor(s, x[0]); },
       [](const Scope& s, const Xs& x) -> Output { return ops::Ceil(s, x[0]); },
       [](const Scope& s, const Xs& x) -> Output { return ops::Round(s, x[0]); },
+      [](const Scope& s, const Xs& x) -> Output { return ops::Rint(s, x[0]); },
   };
   for (size_t i = 0; i < unary.size(); ++i) {
     SCOPED_TRACE(i);
@@ -283,6 +310,18 @@ TEST(MathGradTest, PiecewiseConstantOpsGiveZeros) {
     ASSERT_EQ(grad.NumElements(), 3);
     for (int i = 0; i < 3; ++i) EXPECT_EQ(grad.data<int32_t>()[i], 0);
   }
+}
+
+// y = x * cast(IsFinite(x)) + cast(IsNan(x)) + cast(IsInf(x)): the predicates add nothing.
+TEST(MathGradTest, FloatPredicatesGiveNoGradient) {
+  std::vector<Tensor> grads =
+      Gradients({Doubles({3}, {-1, 0.5, 2})}, [](const Scope& s, const Xs& x) -> Output {
+        Output finite = ops::Mul(s, x[0], ops::Cast(s, ops::IsFinite(s, x[0]), DT_DOUBLE));
+        return ops::Add(s, ops::Add(s, finite, ops::Cast(s, ops::IsNan(s, x[0]), DT_DOUBLE)),
+                        ops::Cast(s, ops::IsInf(s, x[0]), DT_DOUBLE));
+      });
+  ASSERT_EQ(grads.size(), 1u);
+  ExpectValues(grads[0], {1, 1, 1});
 }
 
 TEST(MathGradTest, ComparisonsGiveNoGradient) {
@@ -365,14 +404,18 @@ TEST(MathGradTest, BatchMatMulV2EveryAdjointAndBroadcastBatch) {
 }
 
 TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
-  for (const char* op : {"Div",          "Pow",      "SquaredDifference",
-                         "Maximum",      "Minimum",  "Select",
-                         "SelectV2",     "Prod",     "Cumsum",
-                         "Abs",          "Sign",     "Floor",
-                         "Ceil",         "Round",    "Log1p",
-                         "Expm1",        "Erf",      "Reciprocal",
-                         "FloorDiv",     "FloorMod", "TruncateDiv",
-                         "BatchMatMulV2"}) {
+  for (const char* op : {"Div",           "Pow",      "SquaredDifference",
+                         "Maximum",       "Minimum",  "Select",
+                         "SelectV2",      "Prod",     "Cumsum",
+                         "Abs",           "Sign",     "Floor",
+                         "Ceil",          "Round",    "Log1p",
+                         "Expm1",         "Erf",      "Reciprocal",
+                         "FloorDiv",      "FloorMod", "TruncateDiv",
+                         "BatchMatMulV2", "Sin",      "Cos",
+                         "Tan",           "Asin",     "Acos",
+                         "Atan",          "Sinh",     "Cosh",
+                         "Atan2",         "Rint",     "IsNan",
+                         "IsInf",         "IsFinite"}) {
     EXPECT_TRUE(GradientRegistry::Standard().Has(op)) << op;
   }
   EXPECT_FALSE(GradientRegistry::Standard().Has("Mod"));

@@ -1,5 +1,5 @@
-// The math op wrappers: element-wise ops, comparisons, logical ops, AddN, Select, MatMul,
-// reductions, ArgMax/ArgMin, Cumsum and Cast.
+// The math op wrappers: element-wise ops (IsNan/IsInf/IsFinite among them), comparisons, logical
+// ops, AddN, Select, MatMul, reductions, ArgMax/ArgMin, Cumsum and Cast.
 #include "host/client/math_ops.h"
 
 #include <vector>
@@ -29,6 +29,15 @@ Operation UnaryOp(const Scope& scope, absl::string_view op, const Input& x) {
   OpBuilder builder(scope, op);
   builder.Input(in).AttrType("T", in.type());
   return builder.Finalize({in.type()});
+}
+
+Operation PredicateOp(const Scope& scope, absl::string_view op, const Input& x) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, x);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.Input(in).AttrType("T", in.type());
+  return builder.Finalize({TSR_DTYPE_BOOL});
 }
 
 Operation ComparisonOp(const Scope& scope, absl::string_view op, const Input& x, const Input& y,

@@ -369,6 +369,50 @@ TEST(MathOpsTest, MoreUnaryOps) {
   }
 }
 
+TEST(MathOpsTest, TrigonometricOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  EXPECT_EQ(ops::Sin(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Cos(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Tan(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Asin(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Acos(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Atan(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Sinh(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Cosh(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(Output(ops::Rint(root, x)).type(), DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Rint"}) {
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
+                                        "attr { key: 'T' value { type: DT_FLOAT } }")));
+  }
+}
+
+TEST(MathOpsTest, Atan2TakesYThenX) {
+  Scope root = Scope::NewRootScope();
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_DOUBLE);
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  EXPECT_EQ(ops::Atan2(root, y, x).z.type(), DT_DOUBLE);
+  EXPECT_TRUE(NodeEquals(GraphOf(root), "Atan2",
+                         "name: 'Atan2' op: 'Atan2' input: 'y' input: 'x' "
+                         "attr { key: 'T' value { type: DT_DOUBLE } }"));
+}
+
+TEST(MathOpsTest, FloatPredicatesGiveBool) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  EXPECT_EQ(ops::IsNan(root, x).y.type(), DT_BOOL);
+  EXPECT_EQ(ops::IsInf(root, x).y.type(), DT_BOOL);
+  EXPECT_EQ(Output(ops::IsFinite(root, x)).type(), DT_BOOL);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"IsNan", "IsInf", "IsFinite"}) {
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
+                                        "attr { key: 'T' value { type: DT_DOUBLE } }")));
+  }
+}
+
 TEST(MathOpsTest, AddN) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);

@@ -97,6 +97,12 @@ TEST(NnGradTest, Softplus) {
                 {{-4, 4}});
 }
 
+TEST(NnGradTest, Softsign) {
+  CheckGradient(DT_DOUBLE, {{3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::Softsign(s, x[0]); },
+                {{-4, 4}});
+}
+
 TEST(NnGradTest, LrnWithDefaultAndGivenAttrs) {
   CheckGradient(DT_FLOAT, {{2, 2, 3, 7}},
                 [](const Scope& s, const Xs& x) -> Output { return ops::LRN(s, x[0]); });

@@ -21,12 +21,13 @@ TEST(NnOpsTest, Activations) {
   EXPECT_EQ(ops::Elu(root, x).activations.type(), DT_FLOAT);
   EXPECT_EQ(ops::Selu(root, x).activations.type(), DT_FLOAT);
   EXPECT_EQ(ops::Softplus(root, x).activations.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Softsign(root, x).activations.type(), DT_FLOAT);
   EXPECT_EQ(ops::Softmax(root, x).softmax.type(), DT_FLOAT);
   EXPECT_EQ(ops::LogSoftmax(root, x).logsoftmax.type(), DT_FLOAT);
   EXPECT_EQ(ops::L2Loss(root, x).output.type(), DT_FLOAT);
   tensorflow::GraphDef def = GraphOf(root);
-  for (const char* op :
-       {"Relu", "Relu6", "Elu", "Selu", "Softplus", "Softmax", "LogSoftmax", "L2Loss"}) {
+  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "Softmax",
+                         "LogSoftmax", "L2Loss"}) {
     EXPECT_TRUE(NodeEquals(def, op,
                            absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
                                         "attr { key: 'T' value { type: DT_FLOAT } }")));
@@ -42,10 +43,12 @@ TEST(NnOpsTest, ActivationGradients) {
   ops::EluGrad(root, g, x);
   ops::SeluGrad(root, g, x);
   ops::SoftplusGrad(root, g, x);
+  ops::SoftsignGrad(root, g, x);
   EXPECT_EQ(ops::SigmoidGrad(root, x, g).z.type(), DT_DOUBLE);
   ops::TanhGrad(root, x, g);
   tensorflow::GraphDef def = GraphOf(root);
-  for (const char* op : {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad"}) {
+  for (const char* op :
+       {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "SoftsignGrad"}) {
     EXPECT_TRUE(NodeEquals(def, op,
                            absl::StrCat("name: '", op, "' op: '", op, "' input: 'g' input: 'x' ",
                                         "attr { key: 'T' value { type: DT_DOUBLE } }")));

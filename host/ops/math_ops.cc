@@ -1,5 +1,6 @@
-// TensorFlow's math ops: element-wise unary and binary ops, comparisons, logical ops, AddN,
-// Select, MatMul, reductions, ArgMax/ArgMin, Cumsum and Cast.
+// TensorFlow's math ops: element-wise unary and binary ops (trigonometric and hyperbolic ones,
+// IsNan/IsInf/IsFinite, Atan2, Rint), comparisons, logical ops, AddN, Select, MatMul, reductions,
+// ArgMax/ArgMin, Cumsum and Cast.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -346,6 +347,36 @@ absl::Status RegisterMoreReductionOps(OpRegistry* registry) {
                                   .SetShapeFn(UnchangedShape));
 }
 
+// x -> bool of the same shape: IsNan, IsInf, IsFinite.
+OpDefBuilder FloatPredicate(const char* name) {
+  OpDefBuilder builder(name);
+  builder.Input("x", "T")
+      .Output("y", kBool)
+      .TypeAttr("T", UnaryRealTypes())
+      .SetShapeFn(UnchangedShape);
+  return builder;
+}
+
+absl::Status RegisterTrigonometricOps(OpRegistry* registry) {
+  for (const char* name : {"Sin", "Cos", "Sinh", "Cosh"}) {
+    RETURN_IF_ERROR(RegisterOp(registry, Unary(name, UnaryComplexTypes())));
+  }
+  for (const char* name : {"Tan", "Asin", "Acos", "Atan"}) {
+    RETURN_IF_ERROR(RegisterOp(registry, Unary(name, UnaryTypes())));
+  }
+  for (const char* name : {"IsNan", "IsInf", "IsFinite"}) {
+    RETURN_IF_ERROR(RegisterOp(registry, FloatPredicate(name)));
+  }
+  RETURN_IF_ERROR(RegisterOp(registry, Unary("Rint", UnaryRealTypes())));
+  // Atan2(y, x): the angle of the point (x, y); TensorFlow names the first input y.
+  return RegisterOp(registry, OpDefBuilder("Atan2")
+                                  .Input("y", "T")
+                                  .Input("x", "T")
+                                  .Output("z", "T")
+                                  .TypeAttr("T", UnaryRealTypes())
+                                  .SetShapeFn(BroadcastBinaryOpShape));
+}
+
 }  // namespace
 
 absl::Status RegisterMathOps(OpRegistry* registry) {
@@ -403,6 +434,7 @@ absl::Status RegisterMathOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterMoreReductionOps(registry));
   RETURN_IF_ERROR(RegisterDivisionAndPowerOps(registry));
   RETURN_IF_ERROR(RegisterMoreUnaryOps(registry));
+  RETURN_IF_ERROR(RegisterTrigonometricOps(registry));
   RETURN_IF_ERROR(RegisterAddNAndSelectOps(registry));
 
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Cast")

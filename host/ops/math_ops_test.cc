@@ -671,5 +671,72 @@ TEST_F(MathOpsTest, CumsumKeepsTheShape) {
   EXPECT_EQ(def.attr(3).default_value().type(), tensorflow::DT_INT32);
 }
 
+// ---- Trigonometric and hyperbolic ops, IsNan/IsInf/IsFinite, Rint, Atan2 ------------------
+
+TEST_F(MathOpsTest, TrigonometricOpsKeepTheShape) {
+  for (const char* op : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Rint"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({-1, 7})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 7}))) << op;
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    EXPECT_EQ(def.input_arg(0).name(), "x") << op;
+    EXPECT_EQ(def.output_arg(0).name(), "y") << op;
+  }
+  struct Case {
+    const char* op;
+    const char* type;
+    bool allowed;
+  };
+  // Sin, Cos, Sinh, Cosh: floating and complex; Tan, Asin, Acos, Atan: also signed integers;
+  // Rint: floating only.
+  const std::vector<Case> cases = {
+      {"Sin", "DT_COMPLEX64", true},   {"Sin", "DT_INT32", false},
+      {"Cos", "DT_DOUBLE", true},      {"Cosh", "DT_INT64", false},
+      {"Sinh", "DT_COMPLEX128", true}, {"Tan", "DT_INT32", true},
+      {"Asin", "DT_INT8", true},       {"Acos", "DT_COMPLEX64", true},
+      {"Atan", "DT_UINT8", false},     {"Rint", "DT_HALF", true},
+      {"Rint", "DT_INT32", false},     {"Rint", "DT_COMPLEX64", false},
+  };
+  for (const Case& c : cases) {
+    auto out = InferShapes(*ops_, c.op, TypeAttr(c.type), {PartialShape({2})});
+    EXPECT_EQ(out.ok(), c.allowed) << c.op << " " << c.type << ": " << out.status();
+    if (!c.allowed) {
+      EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+    }
+  }
+}
+
+TEST_F(MathOpsTest, FloatPredicatesGiveBoolOfTheSameShape) {
+  for (const char* op : {"IsNan", "IsInf", "IsFinite"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({3, -1})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({3, -1}))) << op;
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    EXPECT_EQ(def.input_arg(0).name(), "x") << op;
+    EXPECT_EQ(def.output_arg(0).name(), "y") << op;
+    EXPECT_EQ(def.output_arg(0).type(), tensorflow::DT_BOOL) << op;
+    EXPECT_TRUE(InferShapes(*ops_, op, TypeAttr("DT_BFLOAT16"), {PartialShape({1})}).ok()) << op;
+    out = InferShapes(*ops_, op, TypeAttr("DT_INT32"), {PartialShape({1})});
+    EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list")) << op;
+  }
+}
+
+TEST_F(MathOpsTest, Atan2TakesYThenXAndBroadcasts) {
+  auto out = InferShapes(*ops_, "Atan2", kFloat, {PartialShape({2, 1, 3}), PartialShape({4, 1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 4, 3})));
+  const tensorflow::OpDef& def = ops_->Find("Atan2")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "y");
+  EXPECT_EQ(def.input_arg(1).name(), "x");
+  EXPECT_EQ(def.output_arg(0).name(), "z");
+  EXPECT_FALSE(def.is_commutative());
+  out = InferShapes(*ops_, "Atan2", kFloat, {PartialShape({2}), PartialShape({3})});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(out.status().message()),
+              HasSubstr("Atan2: incompatible shapes for broadcasting: [2] and [3]"));
+  out = InferShapes(*ops_, "Atan2", TypeAttr("DT_INT32"), {PartialShape({1}), PartialShape({1})});
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+}
+
 }  // namespace
 }  // namespace tessera

@@ -381,6 +381,9 @@ absl::Status RegisterActivationOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterOp(registry, Activation("Softplus", FloatingTypes())));
   RETURN_IF_ERROR(
       RegisterOp(registry, ActivationGrad("SoftplusGrad", "features", FloatingTypes())));
+  RETURN_IF_ERROR(RegisterOp(registry, Activation("Softsign", FloatingTypes())));
+  RETURN_IF_ERROR(
+      RegisterOp(registry, ActivationGrad("SoftsignGrad", "features", FloatingTypes())));
   RETURN_IF_ERROR(RegisterOp(registry, UnaryGradient("SigmoidGrad")));
   return RegisterOp(registry, UnaryGradient("TanhGrad"));
 }

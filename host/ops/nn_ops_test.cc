@@ -53,7 +53,7 @@ std::string PoolAttrs(const std::string& padding, std::vector<int> ksize, std::v
 }
 
 TEST_F(NnOpsTest, ActivationsKeepTheShape) {
-  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "Softplus", "LeakyRelu"}) {
+  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "LeakyRelu"}) {
     auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, -1})});
     ASSERT_TRUE(out.ok()) << op << ": " << out.status();
     EXPECT_THAT(*out, ElementsAre(PartialShape({2, -1}))) << op;
@@ -69,11 +69,18 @@ TEST_F(NnOpsTest, ActivationsKeepTheShape) {
                                             })pb",
                          {PartialShape({2})});
   ExpectError(out, "not in the allowed list");
+  // So are Softsign's.
+  out = InferShapes(*ops_, "Softsign", R"pb(attr {
+                                              key: "T"
+                                              value { type: DT_INT32 }
+                                            })pb",
+                    {PartialShape({2})});
+  ExpectError(out, "not in the allowed list");
 }
 
 TEST_F(NnOpsTest, ActivationGradientsMergeTheirInputs) {
-  for (const char* op :
-       {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "LeakyReluGrad"}) {
+  for (const char* op : {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad",
+                         "SoftsignGrad", "LeakyReluGrad"}) {
     auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, -1}), PartialShape({-1, 3})});
     ASSERT_TRUE(out.ok()) << op << ": " << out.status();
     EXPECT_THAT(*out, ElementsAre(PartialShape({2, 3}))) << op;
@@ -83,6 +90,7 @@ TEST_F(NnOpsTest, ActivationGradientsMergeTheirInputs) {
   EXPECT_EQ(Def("EluGrad").input_arg(1).name(), "outputs");
   EXPECT_EQ(Def("SeluGrad").input_arg(1).name(), "outputs");
   EXPECT_EQ(Def("ReluGrad").input_arg(1).name(), "features");
+  EXPECT_EQ(Def("SoftsignGrad").input_arg(1).name(), "features");
   auto out = InferShapes(*ops_, "ReluGrad", kFloat, {PartialShape({2, 3}), PartialShape({2, 4})});
   ExpectError(out, "ReluGrad: dimension 1 in both shapes must be equal, but are 3 and 4");
 }
