@@ -1,6 +1,9 @@
 // Gradients of TensorFlow's math ops: element-wise arithmetic (with broadcasting reduced back to
 // each input's shape), transcendental, trigonometric and rounding functions, Atan2, selection,
-// MatMul and BatchMatMulV2, reductions, Cumsum, Cast and AddN.
+// ClipByValue, CheckNumerics, MatMul and BatchMatMulV2, reductions, Cumsum and Cumprod, Cast and
+// AddN.
+#include <string>
+
 #include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
@@ -207,6 +210,47 @@ absl::Status CumsumGrad(const Scope& s, const GradOp& op, const Grads& g, Grads*
   ops::Cumsum::Attrs attrs = ops::Cumsum::Exclusive(op.BoolAttr("exclusive", false))
                                  .Reverse(!op.BoolAttr("reverse", false));
   *out = {ops::Cumsum(s, g[0], op.inputs[1], attrs), Output()};
+  return absl::OkStatus();
+}
+
+// Cumprod: the gradient of each product reaches every factor in it, as
+// cumsum(prod * g) in the opposite direction divided by x; TensorFlow's div_no_nan, whose zero
+// where x is zero is computed here as a select around a safe division.
+absl::Status CumprodGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& axis = op.inputs[1];
+  const bool exclusive = op.BoolAttr("exclusive", false);
+  const bool reverse = op.BoolAttr("reverse", false);
+  Output prod = ops::Cumprod(s, x, axis, ops::Cumprod::Exclusive(exclusive).Reverse(reverse));
+  Output sums = ops::Cumsum(s, ops::Mul(s, prod, g[0]), axis,
+                            ops::Cumsum::Exclusive(exclusive).Reverse(!reverse));
+  Output zero = ops::Equal(s, x, Scalar(s, 0, x.type()));
+  Output safe_x = ops::SelectV2(s, zero, grad_util::OnesLike(s, x), x);
+  *out = {ops::SelectV2(s, zero, ops::ZerosLike(s, x), ops::RealDiv(s, sums, safe_x)), Output()};
+  return absl::OkStatus();
+}
+
+// ClipByValue: g goes to t where it was inside the bounds, to clip_value_min where t was below
+// it and to clip_value_max where t was above it, each summed to its input's shape.
+absl::Status ClipByValueGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& t = op.inputs[0];
+  const Output& lo = op.inputs[1];
+  const Output& hi = op.inputs[2];
+  Output below = ops::Less(s, t, lo);
+  Output above = ops::Greater(s, t, hi);
+  Output zeros = ops::ZerosLike(s, g[0]);
+  Output outside = ops::LogicalOr(s, below, above);
+  *out = {ops::SelectV2(s, outside, zeros, g[0]),
+          grad_util::ReduceToShapeOf(s, ops::SelectV2(s, below, g[0], zeros), lo),
+          grad_util::ReduceToShapeOf(s, ops::SelectV2(s, above, g[0], zeros), hi)};
+  return absl::OkStatus();
+}
+
+// CheckNumerics: the gradient is checked too, with TensorFlow's message around the op's own.
+absl::Status CheckNumericsGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const std::string message = "Not a number (NaN) or infinity (Inf) values detected in gradient. " +
+                              op.StringAttr("message", "");
+  *out = {ops::CheckNumerics(s, g[0], message)};
   return absl::OkStatus();
 }
 
@@ -426,6 +470,9 @@ absl::Status RegisterMathGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Sinh", ScaledGrad<SinhFactor>));
   RETURN_IF_ERROR(r->Register("Cosh", ScaledGrad<CoshFactor>));
   RETURN_IF_ERROR(r->Register("Atan2", Atan2Grad));
+  RETURN_IF_ERROR(r->Register("Cumprod", CumprodGrad));
+  RETURN_IF_ERROR(r->Register("ClipByValue", ClipByValueGrad));
+  RETURN_IF_ERROR(r->Register("CheckNumerics", CheckNumericsGrad));
   // As in TensorFlow: rounding and integer division give no gradient, and Mod and TruncateMod
   // have none registered at all (asking for one is NOT_FOUND).
   for (const char* op : {"Floor", "Ceil", "Round", "Rint", "FloorDiv", "TruncateDiv"}) {
@@ -433,7 +480,7 @@ absl::Status RegisterMathGradients(GradientRegistry* r) {
   }
   for (const char* op :
        {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
-        "LogicalOr", "LogicalNot", "ArgMax", "ArgMin", "IsNan", "IsInf", "IsFinite"}) {
+        "LogicalOr", "LogicalNot", "ArgMax", "ArgMin", "IsNan", "IsInf", "IsFinite", "Bucketize"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
   return absl::OkStatus();

@@ -1,6 +1,6 @@
 // Typed wrappers of TensorFlow's math ops: element-wise arithmetic, trigonometric and hyperbolic
 // functions, IsNan/IsInf/IsFinite, comparisons, logical ops, AddN, Select, MatMul, reductions,
-// ArgMax/ArgMin, Cumsum, Cast.
+// ArgMax/ArgMin, Cumsum and Cumprod, ClipByValue, CheckNumerics, LinSpace, Bucketize, Cast.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "host/client/output.h"
 #include "host/client/scope.h"
 
@@ -534,6 +535,60 @@ class Cumsum {
   operator Output() const { return out; }
   Operation operation;
   Output out;
+};
+
+// The running product of `x` along the scalar `axis`. Attrs T, Tidx, exclusive (each product
+// leaves out its own element), reverse (multiplies from the end).
+class Cumprod {
+ public:
+  using Attrs = Cumsum::Attrs;
+  Cumprod(const Scope& scope, Input x, Input axis);
+  Cumprod(const Scope& scope, Input x, Input axis, const Attrs& attrs);
+  static Attrs Exclusive(bool x) { return Attrs().Exclusive(x); }
+  static Attrs Reverse(bool x) { return Attrs().Reverse(x); }
+  operator Output() const { return out; }
+  Operation operation;
+  Output out;
+};
+
+// `t` clipped to [clip_value_min, clip_value_max] element-wise; each bound is a scalar or has
+// t's shape (checked when the step runs). Attr T.
+class ClipByValue {
+ public:
+  ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `tensor` unchanged, or the step fails with INVALID_ARGUMENT "<message> : Tensor had Inf values"
+// (NaN, Inf and NaN) when it holds an infinity or a NaN. Attrs T, message.
+class CheckNumerics {
+ public:
+  CheckNumerics(const Scope& scope, Input tensor, absl::string_view message);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `num` (a positive int32 or int64 scalar) evenly spaced values from `start` to `stop`, both
+// scalars of type T, the last exactly `stop`. Attrs T, Tidx.
+class LinSpace {
+ public:
+  LinSpace(const Scope& scope, Input start, Input stop, Input num);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The int32 index of each element's bucket among the sorted `boundaries`: how many boundaries
+// are <= the element. Attrs T, boundaries.
+class Bucketize {
+ public:
+  Bucketize(const Scope& scope, Input input, absl::Span<const float> boundaries);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
 };
 
 // `x` converted to `DstT`. Attrs SrcT, DstT, Truncate.

@@ -1,6 +1,6 @@
 // TensorFlow's math ops: element-wise unary and binary ops (trigonometric and hyperbolic ones,
 // IsNan/IsInf/IsFinite, Atan2, Rint), comparisons, logical ops, AddN, Select, MatMul, reductions,
-// ArgMax/ArgMin, Cumsum and Cast.
+// ArgMax/ArgMin, Cumsum and Cumprod, ClipByValue, LinSpace, Bucketize and Cast.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -284,6 +284,20 @@ OpDefBuilder Select(const char* name, ShapeFn shape_fn) {
   return builder;
 }
 
+// Cumsum, Cumprod: running sums or products along `axis`.
+OpDefBuilder Scan(const char* name) {
+  OpDefBuilder builder(name);
+  builder.Input("x", "T")
+      .Input("axis", "Tidx")
+      .BoolAttr("exclusive", false)
+      .BoolAttr("reverse", false)
+      .Output("out", "T")
+      .TypeAttr("T", NumberTypes())
+      .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
+      .SetShapeFn(UnchangedShape);
+  return builder;
+}
+
 absl::Status RegisterDivisionAndPowerOps(OpRegistry* registry) {
   for (const char* name : {"Div", "FloorDiv", "TruncateDiv"}) {
     RETURN_IF_ERROR(RegisterOp(registry, Binary(name, BinaryMoreTypes())));
@@ -336,15 +350,7 @@ absl::Status RegisterMoreReductionOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterOp(registry, LogicalReduction("Any")));
   RETURN_IF_ERROR(RegisterOp(registry, ArgOp("ArgMax")));
   RETURN_IF_ERROR(RegisterOp(registry, ArgOp("ArgMin")));
-  return RegisterOp(registry, OpDefBuilder("Cumsum")
-                                  .Input("x", "T")
-                                  .Input("axis", "Tidx")
-                                  .BoolAttr("exclusive", false)
-                                  .BoolAttr("reverse", false)
-                                  .Output("out", "T")
-                                  .TypeAttr("T", NumberTypes())
-                                  .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
-                                  .SetShapeFn(UnchangedShape));
+  return RegisterOp(registry, Scan("Cumsum"));
 }
 
 // x -> bool of the same shape: IsNan, IsInf, IsFinite.
@@ -375,6 +381,57 @@ absl::Status RegisterTrigonometricOps(OpRegistry* registry) {
                                   .Output("z", "T")
                                   .TypeAttr("T", UnaryRealTypes())
                                   .SetShapeFn(BroadcastBinaryOpShape));
+}
+
+// LinSpace: start, stop and num are scalars; a constant num gives the output's length.
+absl::Status LinSpaceShape(ShapeInferenceContext& ctx) {
+  static constexpr const char* kNames[] = {"start", "stop", "num"};
+  for (int i = 0; i < 3; ++i) {
+    const PartialShape& shape = ctx.input(i);
+    if (shape.rank_known() && shape.rank() != 0) {
+      return ctx.Error(absl::StrCat("shape must be rank 0 but is rank ", shape.rank(), " for '",
+                                    kNames[i], "' (input ", i, ")"));
+    }
+  }
+  std::vector<int64_t> num;
+  bool known = false;
+  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(2, &num));
+  if (!known || num.size() != 1) {
+    ctx.set_output(0, PartialShape({kUnknownDim}));
+    return absl::OkStatus();
+  }
+  if (num[0] <= 0) return ctx.Error(absl::StrCat("Requires num > 0: ", num[0]));
+  ctx.set_output(0, PartialShape({num[0]}));
+  return absl::OkStatus();
+}
+
+absl::Status RegisterClipAndSequenceOps(OpRegistry* registry) {
+  RETURN_IF_ERROR(RegisterOp(registry, Scan("Cumprod")));
+  // The kernel checks that the bounds are scalars or of t's shape.
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ClipByValue")
+                                           .Input("t", "T")
+                                           .Input("clip_value_min", "T")
+                                           .Input("clip_value_max", "T")
+                                           .Output("output", "T")
+                                           .TypeAttr("T", NumberTypes())
+                                           .SetShapeFn(UnchangedShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("LinSpace")
+                                           .Input("start", "T")
+                                           .Input("stop", "T")
+                                           .Input("num", "Tidx")
+                                           .Output("output", "T")
+                                           .TypeAttr("T", UnaryRealTypes())
+                                           .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(LinSpaceShape)));
+  tensorflow::OpDef::AttrDef boundaries;
+  boundaries.set_name("boundaries");
+  boundaries.set_type("list(float)");
+  return RegisterOp(registry, OpDefBuilder("Bucketize")
+                                  .Input("input", "T")
+                                  .Output("output", kInt32)
+                                  .TypeAttr("T", {kInt32, kInt64, kFloat, kDouble})
+                                  .Attr(boundaries)
+                                  .SetShapeFn(UnchangedShape));
 }
 
 }  // namespace
@@ -435,6 +492,7 @@ absl::Status RegisterMathOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterDivisionAndPowerOps(registry));
   RETURN_IF_ERROR(RegisterMoreUnaryOps(registry));
   RETURN_IF_ERROR(RegisterTrigonometricOps(registry));
+  RETURN_IF_ERROR(RegisterClipAndSequenceOps(registry));
   RETURN_IF_ERROR(RegisterAddNAndSelectOps(registry));
 
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Cast")

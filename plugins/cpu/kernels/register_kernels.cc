@@ -60,6 +60,11 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterInvertPermutationKernels,
       &RegisterTrigonometricKernels,
       &RegisterFloatClassKernels,
+      &RegisterCumprodKernels,
+      &RegisterClipByValueKernels,
+      &RegisterCheckNumericsKernels,
+      &RegisterLinSpaceKernels,
+      &RegisterBucketizeKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);

@@ -10,6 +10,11 @@ namespace tessera::cpu {
 
 sdk::Status RegisterTrigonometricKernels(TSR_Registrar* registrar);  // Sin ... Cosh, Atan2
 sdk::Status RegisterFloatClassKernels(TSR_Registrar* registrar);     // IsNan IsInf IsFinite Rint
+sdk::Status RegisterCumprodKernels(TSR_Registrar* registrar);        // in cumsum_op.cc
+sdk::Status RegisterClipByValueKernels(TSR_Registrar* registrar);
+sdk::Status RegisterCheckNumericsKernels(TSR_Registrar* registrar);
+sdk::Status RegisterLinSpaceKernels(TSR_Registrar* registrar);
+sdk::Status RegisterBucketizeKernels(TSR_Registrar* registrar);
 
 }  // namespace tessera::cpu
 

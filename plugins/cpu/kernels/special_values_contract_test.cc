@@ -200,6 +200,37 @@ TEST(SpecialValuesTest, SqrtOfInfinityInAFullPacketIsInfinity) {
   EXPECT_TRUE(std::isnan(r.outputs[0].values<float>()[0])) << r.outputs[0].values<float>()[0];
 }
 
+// ClipByValue of every special input between ordinary bounds and between infinite ones: NaN stays
+// NaN, infinities clip, denormals and signed zeros inside the bounds pass unchanged.
+template <typename T>
+void ExpectClipByValueMatches() {
+  using L = std::numeric_limits<T>;
+  const std::vector<T> run = VectorizedRun<T>();
+  const std::pair<T, T> bounds[] = {
+      {T(-1), T(4)}, {-L::infinity(), L::infinity()}, {-L::min(), L::min()}};
+  for (const auto& [lo, hi] : bounds) {
+    RunResult r = CpuPluginHost().Run(
+        "ClipByValue",
+        {FakeTensor::Make(DtypeOf<T>(), {static_cast<int64_t>(run.size())}, run),
+         FakeTensor::Make(DtypeOf<T>(), {}, std::vector<T>{lo}),
+         FakeTensor::Make(DtypeOf<T>(), {}, std::vector<T>{hi})},
+        TypeAttr<T>());
+    ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+    const std::vector<T> got = r.outputs[0].template values<T>();
+    ASSERT_EQ(got.size(), run.size());
+    for (size_t i = 0; i < run.size(); ++i) {
+      const T x = run[i];
+      const T want = std::isnan(x) ? x : std::max(std::min(x, hi), lo);
+      EXPECT_TRUE(Matches(got[i], want, T(0)) && std::signbit(got[i]) == std::signbit(want))
+          << "ClipByValue(" << x << ", " << lo << ", " << hi << "): got " << got[i] << ", want "
+          << want;
+    }
+  }
+}
+
+TEST(SpecialValuesTest, FloatClipByValue) { ExpectClipByValueMatches<float>(); }
+TEST(SpecialValuesTest, DoubleClipByValue) { ExpectClipByValueMatches<double>(); }
+
 // Binary kernels over every pair of special inputs, broadcast as a full [n, n] grid.
 template <typename T>
 void ExpectBinaryMatches(const std::string& op, const std::function<T(T, T)>& reference) {
