@@ -1,7 +1,7 @@
 // Gradients of TensorFlow's math ops: element-wise arithmetic (with broadcasting reduced back to
 // each input's shape), transcendental, trigonometric and rounding functions, Atan2, selection,
-// ClipByValue, CheckNumerics, MatMul and BatchMatMulV2, reductions, Cumsum and Cumprod, Cast and
-// AddN.
+// ClipByValue, CheckNumerics, MatMul and BatchMatMul (all three versions), reductions, Cumsum and
+// Cumprod, Cast and AddN.
 #include <string>
 
 #include "base/status_macros.h"
@@ -372,28 +372,44 @@ Output BatchShape(const Scope& s, const Output& x) {
       {TSR_DTYPE_INT32})[0];
 }
 
-// BatchMatMulV2: MatMul's four cases per matrix (adjoint is transpose for real types), then each
-// gradient summed over the batch dimensions that broadcasting stretched for its input.
-absl::Status BatchMatMulV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+// MatMul's four cases per matrix (adjoint is transpose for real types): the gradients of x and
+// y over the output's batch dimensions.
+void BatchMatMulProducts(const Scope& s, const GradOp& op, const Grads& g, Output* gx, Output* gy) {
   const bool adj_x = op.BoolAttr("adj_x", false);
   const bool adj_y = op.BoolAttr("adj_y", false);
   const Output& x = op.inputs[0];
   const Output& y = op.inputs[1];
+  if (!adj_x && !adj_y) {
+    *gx = BatchMatMul(s, g[0], y, false, true);
+    *gy = BatchMatMul(s, x, g[0], true, false);
+  } else if (!adj_x && adj_y) {
+    *gx = BatchMatMul(s, g[0], y, false, false);
+    *gy = BatchMatMul(s, g[0], x, true, false);
+  } else if (adj_x && !adj_y) {
+    *gx = BatchMatMul(s, y, g[0], false, true);
+    *gy = BatchMatMul(s, x, g[0], false, false);
+  } else {
+    *gx = BatchMatMul(s, y, g[0], true, true);
+    *gy = BatchMatMul(s, g[0], x, true, true);
+  }
+}
+
+// BatchMatMul: x, y and the output share their batch dimensions, so the products are the
+// gradients.
+absl::Status BatchMatMulGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  out->resize(2);
+  BatchMatMulProducts(s, op, g, &(*out)[0], &(*out)[1]);
+  return absl::OkStatus();
+}
+
+// BatchMatMulV2 and BatchMatMulV3 (whose CPU kernels take one type for x, y and the output): each
+// gradient summed over the batch dimensions that broadcasting stretched for its input.
+absl::Status BatchMatMulV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
   Output gx;
   Output gy;
-  if (!adj_x && !adj_y) {
-    gx = BatchMatMul(s, g[0], y, false, true);
-    gy = BatchMatMul(s, x, g[0], true, false);
-  } else if (!adj_x && adj_y) {
-    gx = BatchMatMul(s, g[0], y, false, false);
-    gy = BatchMatMul(s, g[0], x, true, false);
-  } else if (adj_x && !adj_y) {
-    gx = BatchMatMul(s, y, g[0], false, true);
-    gy = BatchMatMul(s, x, g[0], false, false);
-  } else {
-    gx = BatchMatMul(s, y, g[0], true, true);
-    gy = BatchMatMul(s, g[0], x, true, true);
-  }
+  BatchMatMulProducts(s, op, g, &gx, &gy);
   std::vector<Output> reduce = grad_util::Node(
       s, "BroadcastGradientArgs", {BatchShape(s, x), BatchShape(s, y)},
       [](OpBuilder& b) { b.AttrType("T", TSR_DTYPE_INT32); }, {TSR_DTYPE_INT32, TSR_DTYPE_INT32});
@@ -454,7 +470,9 @@ absl::Status RegisterMathGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("SelectV2", SelectV2Grad));
   RETURN_IF_ERROR(r->Register("Prod", ProdGrad));
   RETURN_IF_ERROR(r->Register("Cumsum", CumsumGrad));
+  RETURN_IF_ERROR(r->Register("BatchMatMul", BatchMatMulGrad));
   RETURN_IF_ERROR(r->Register("BatchMatMulV2", BatchMatMulV2Grad));
+  RETURN_IF_ERROR(r->Register("BatchMatMulV3", BatchMatMulV2Grad));
   RETURN_IF_ERROR(r->Register("Abs", ScaledGrad<AbsFactor>));
   RETURN_IF_ERROR(r->Register("Log1p", ScaledGrad<Log1pFactor>));
   RETURN_IF_ERROR(r->Register("Expm1", ScaledGrad<Expm1Factor>));

@@ -485,6 +485,27 @@ TEST(MathGradTest, BatchMatMulV2EveryAdjointAndBroadcastBatch) {
   }
 }
 
+TEST(MathGradTest, BatchMatMulAndV3EveryAdjoint) {
+  const std::string skip = BatchMatMulSkipReason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  for (bool adj_x : {false, true}) {
+    for (bool adj_y : {false, true}) {
+      SCOPED_TRACE(std::to_string(adj_x) + std::to_string(adj_y));
+      const TensorShape xs = adj_x ? TensorShape{2, 3, 2} : TensorShape{2, 2, 3};
+      const TensorShape ys = adj_y ? TensorShape{2, 4, 3} : TensorShape{2, 3, 4};
+      CheckGradient({xs, ys}, [adj_x, adj_y](const Scope& s, const Xs& x) -> Output {
+        return ops::BatchMatMul(s, x[0], x[1], ops::BatchMatMul::AdjX(adj_x).AdjY(adj_y));
+      });
+      // V3 broadcasts: y without a batch.
+      const TensorShape y_matrix = adj_y ? TensorShape{4, 3} : TensorShape{3, 4};
+      CheckGradient({xs, y_matrix}, [adj_x, adj_y](const Scope& s, const Xs& x) -> Output {
+        return ops::BatchMatMulV3(s, x[0], x[1], DT_DOUBLE,
+                                  ops::BatchMatMulV3::AdjX(adj_x).AdjY(adj_y));
+      });
+    }
+  }
+}
+
 TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
   for (const char* op : {"Div",           "Pow",           "SquaredDifference",
                          "Maximum",       "Minimum",       "Select",
@@ -498,7 +519,8 @@ TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
                          "Atan",          "Sinh",          "Cosh",
                          "Atan2",         "Rint",          "IsNan",
                          "IsInf",         "IsFinite",      "Cumprod",
-                         "ClipByValue",   "CheckNumerics", "Bucketize"}) {
+                         "ClipByValue",   "CheckNumerics", "Bucketize",
+                         "BatchMatMul",   "BatchMatMulV3"}) {
     EXPECT_TRUE(GradientRegistry::Standard().Has(op)) << op;
   }
   EXPECT_FALSE(GradientRegistry::Standard().Has("Mod"));

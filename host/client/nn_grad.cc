@@ -269,6 +269,8 @@ absl::Status RegisterNnGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Relu", ReluGrad));
   RETURN_IF_ERROR(r->Register("Relu6", Relu6Grad));
   RETURN_IF_ERROR(r->Register("BiasAdd", BiasAddGrad));
+  // BiasAddV1 is BiasAdd in NHWC, which is the attr lookup's fallback.
+  RETURN_IF_ERROR(r->Register("BiasAddV1", BiasAddGrad));
   RETURN_IF_ERROR(r->Register("Softmax", SoftmaxGrad));
   RETURN_IF_ERROR(r->Register("Elu", EluGrad));
   RETURN_IF_ERROR(r->Register("Selu", SeluGrad));

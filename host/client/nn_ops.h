@@ -160,6 +160,16 @@ class BiasAdd {
   Output output;
 };
 
+// value + bias, the bias (a vector) added along the last dimension: BiasAdd without data_format.
+// Attr T.
+class BiasAddV1 {
+ public:
+  BiasAddV1(const Scope& scope, Input value, Input bias);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
 // The sum of `out_backprop` over every dimension but the channel one (BiasAdd's gradient with
 // respect to the bias). Attrs T, data_format.
 class BiasAddGrad {

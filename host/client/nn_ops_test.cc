@@ -173,6 +173,29 @@ TEST(NnOpsTest, BiasAddAndItsGradient) {
   )pb"));
 }
 
+TEST(NnOpsTest, BiasAddV1) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_DOUBLE);
+  EXPECT_EQ(ops::BiasAddV1(root.WithOpName("v1"), x, b).output.type(), DT_DOUBLE);
+  EXPECT_TRUE(NodeEquals(GraphOf(root), "v1", R"pb(
+    name: "v1"
+    op: "BiasAddV1"
+    input: "x"
+    input: "b"
+    attr {
+      key: "T"
+      value { type: DT_DOUBLE }
+    }
+  )pb"));
+  Scope mixed = Scope::NewRootScope();
+  ops::BiasAddV1(mixed.WithOpName("m"), ops::Placeholder(mixed.WithOpName("f"), DT_FLOAT), {1.0});
+  EXPECT_EQ(mixed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(mixed.status().message()),
+              HasSubstr("while building node 'm' (BiasAddV1): inconsistent values for attr 'T': "
+                        "input 0 is float but input 1 is double"));
+}
+
 TEST(NnOpsTest, CrossEntropyLossesHaveTwoOutputs) {
   Scope root = Scope::NewRootScope();
   auto logits = ops::Placeholder(root.WithOpName("logits"), DT_FLOAT);

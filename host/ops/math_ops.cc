@@ -434,6 +434,86 @@ absl::Status RegisterClipAndSequenceOps(OpRegistry* registry) {
                                   .SetShapeFn(UnchangedShape));
 }
 
+// BatchMatMulV2, BatchMatMulV3: [..., r, c] matrices whose batch dimensions broadcast.
+absl::Status BatchMatMulV2Shape(ShapeInferenceContext& ctx) {
+  PartialShape x;
+  PartialShape y;
+  ASSIGN_OR_RETURN(x, ctx.WithRankAtLeast(0, 2));
+  ASSIGN_OR_RETURN(y, ctx.WithRankAtLeast(1, 2));
+  if (!x.rank_known() || !y.rank_known()) return absl::OkStatus();
+  bool adj_x = false;
+  bool adj_y = false;
+  RETURN_IF_ERROR(ctx.GetAttr("adj_x", &adj_x));
+  RETURN_IF_ERROR(ctx.GetAttr("adj_y", &adj_y));
+  RETURN_IF_ERROR(ctx.MergeDims(x.dim(adj_x ? -2 : -1), y.dim(adj_y ? -1 : -2)).status());
+  const PartialShape x_batch = x.Subshape(0, -2);
+  const PartialShape y_batch = y.Subshape(0, -2);
+  absl::StatusOr<PartialShape> batch = PartialShape::Broadcast(x_batch, y_batch);
+  if (!batch.ok()) {
+    return ctx.Error(
+        absl::StrCat("Incompatible shapes: ", x_batch.ToString(), " vs. ", y_batch.ToString()));
+  }
+  ctx.set_output(
+      0, batch->Concatenate(PartialShape({x.dim(adj_x ? -1 : -2), y.dim(adj_y ? -2 : -1)})));
+  return absl::OkStatus();
+}
+
+// BatchMatMul (the first version): the batch dimensions do not broadcast but merge.
+absl::Status BatchMatMulShape(ShapeInferenceContext& ctx) {
+  PartialShape x;
+  PartialShape y;
+  ASSIGN_OR_RETURN(x, ctx.WithRankAtLeast(0, 2));
+  ASSIGN_OR_RETURN(y, ctx.WithRankAtLeast(1, 2));
+  if (!x.rank_known() || !y.rank_known()) return absl::OkStatus();
+  bool adj_x = false;
+  bool adj_y = false;
+  RETURN_IF_ERROR(ctx.GetAttr("adj_x", &adj_x));
+  RETURN_IF_ERROR(ctx.GetAttr("adj_y", &adj_y));
+  PartialShape batch;
+  ASSIGN_OR_RETURN(batch, ctx.MergeShapes(x.Subshape(0, -2), y.Subshape(0, -2)));
+  RETURN_IF_ERROR(ctx.MergeDims(x.dim(adj_x ? -2 : -1), y.dim(adj_y ? -1 : -2)).status());
+  ctx.set_output(0,
+                 batch.Concatenate(PartialShape({x.dim(adj_x ? -1 : -2), y.dim(adj_y ? -2 : -1)})));
+  return absl::OkStatus();
+}
+
+OpDefBuilder& BatchMatMulAttrs(OpDefBuilder& builder) {
+  builder.BoolAttr("adj_x", false)
+      .BoolAttr("adj_y", false)
+      .BoolAttr("grad_x", false)
+      .BoolAttr("grad_y", false);
+  return builder;
+}
+
+absl::Status RegisterBatchMatMulOps(OpRegistry* registry) {
+  OpDefBuilder v1("BatchMatMul");
+  v1.Input("x", "T")
+      .Input("y", "T")
+      .Output("output", "T")
+      .TypeAttr("T", {kBfloat16, kHalf, kFloat, kDouble, kInt32, kInt64, kComplex64, kComplex128});
+  RETURN_IF_ERROR(RegisterOp(registry, BatchMatMulAttrs(v1).SetShapeFn(BatchMatMulShape)));
+  OpDefBuilder v2("BatchMatMulV2");
+  v2.Input("x", "T")
+      .Input("y", "T")
+      .Output("output", "T")
+      .TypeAttr("T", {kBfloat16, kHalf, kFloat, kDouble, kInt16, kInt32, kInt64, kUint8, kUint16,
+                      kUint32, kUint64, kComplex64, kComplex128});
+  RETURN_IF_ERROR(RegisterOp(registry, BatchMatMulAttrs(v2).SetShapeFn(BatchMatMulV2Shape)));
+  // BatchMatMulV3: x, y and the output each have their own type.
+  const std::vector<DataType> operand_types = {kBfloat16, kHalf,      kFloat,     kDouble,
+                                               kUint8,    kInt8,      kInt16,     kInt32,
+                                               kInt64,    kComplex64, kComplex128};
+  OpDefBuilder v3("BatchMatMulV3");
+  v3.Input("x", "Ta")
+      .Input("y", "Tb")
+      .Output("output", "Tout")
+      .TypeAttr("Ta", operand_types)
+      .TypeAttr("Tb", operand_types)
+      .TypeAttr("Tout", {kBfloat16, kHalf, kFloat, kDouble, kInt16, kInt32, kInt64, kComplex64,
+                         kComplex128});
+  return RegisterOp(registry, BatchMatMulAttrs(v3).SetShapeFn(BatchMatMulV2Shape));
+}
+
 }  // namespace
 
 absl::Status RegisterMathOps(OpRegistry* registry) {
@@ -503,42 +583,7 @@ absl::Status RegisterMathOps(OpRegistry* registry) {
                                            .BoolAttr("Truncate", false)
                                            .SetShapeFn(UnchangedShape)));
 
-  // BatchMatMulV2: [..., r, c] matrices whose batch dimensions broadcast.
-  RETURN_IF_ERROR(RegisterOp(
-      registry,
-      OpDefBuilder("BatchMatMulV2")
-          .Input("x", "T")
-          .Input("y", "T")
-          .Output("output", "T")
-          .TypeAttr("T", {kBfloat16, kHalf, kFloat, kDouble, kInt16, kInt32, kInt64, kUint8,
-                          kUint16, kUint32, kUint64, kComplex64, kComplex128})
-          .BoolAttr("adj_x", false)
-          .BoolAttr("adj_y", false)
-          .BoolAttr("grad_x", false)
-          .BoolAttr("grad_y", false)
-          .SetShapeFn([](ShapeInferenceContext& ctx) -> absl::Status {
-            PartialShape x;
-            PartialShape y;
-            ASSIGN_OR_RETURN(x, ctx.WithRankAtLeast(0, 2));
-            ASSIGN_OR_RETURN(y, ctx.WithRankAtLeast(1, 2));
-            if (!x.rank_known() || !y.rank_known()) return absl::OkStatus();
-            bool adj_x = false;
-            bool adj_y = false;
-            RETURN_IF_ERROR(ctx.GetAttr("adj_x", &adj_x));
-            RETURN_IF_ERROR(ctx.GetAttr("adj_y", &adj_y));
-            RETURN_IF_ERROR(ctx.MergeDims(x.dim(adj_x ? -2 : -1), y.dim(adj_y ? -1 : -2)).status());
-            const PartialShape x_batch = x.Subshape(0, -2);
-            const PartialShape y_batch = y.Subshape(0, -2);
-            absl::StatusOr<PartialShape> batch = PartialShape::Broadcast(x_batch, y_batch);
-            if (!batch.ok()) {
-              return ctx.Error(absl::StrCat("Incompatible shapes: ", x_batch.ToString(), " vs. ",
-                                            y_batch.ToString()));
-            }
-            ctx.set_output(0, batch->Concatenate(
-                                  PartialShape({x.dim(adj_x ? -1 : -2), y.dim(adj_y ? -2 : -1)})));
-            return absl::OkStatus();
-          })));
-  return absl::OkStatus();
+  return RegisterBatchMatMulOps(registry);
 }
 
 }  // namespace tessera

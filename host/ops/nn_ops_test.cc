@@ -129,6 +129,21 @@ TEST_F(NnOpsTest, BiasAddMergesTheChannel) {
   EXPECT_EQ(Def("BiasAdd").attr(1).default_value().s(), "NHWC");
 }
 
+TEST_F(NnOpsTest, BiasAddV1HasNoDataFormatAndUsesTheLastDimension) {
+  auto out = InferShapes(*ops_, "BiasAddV1", kFloat, {PartialShape({8, 3, -1}), PartialShape({5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({8, 3, 5})));
+  ASSERT_EQ(Def("BiasAddV1").attr_size(), 1);
+  EXPECT_EQ(Def("BiasAddV1").attr(0).name(), "T");
+  EXPECT_EQ(Def("BiasAddV1").input_arg(0).name(), "value");
+  EXPECT_EQ(Def("BiasAddV1").input_arg(1).name(), "bias");
+  EXPECT_EQ(Def("BiasAddV1").output_arg(0).name(), "output");
+  out = InferShapes(*ops_, "BiasAddV1", kFloat, {PartialShape({8, 4}), PartialShape({5})});
+  ExpectError(out, "BiasAddV1: dimensions must be equal, but are 4 and 5");
+  out = InferShapes(*ops_, "BiasAddV1", kFloat, {PartialShape({8}), PartialShape({5})});
+  ExpectError(out, "shape must be at least rank 2 but is rank 1 (input 0)");
+}
+
 TEST_F(NnOpsTest, BiasAddGradIsAVectorOfTheChannel) {
   auto out = InferShapes(*ops_, "BiasAddGrad", kFloat, {PartialShape({8, 4, 5})});
   ASSERT_TRUE(out.ok()) << out.status();
