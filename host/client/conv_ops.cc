@@ -2,6 +2,7 @@
 #include "host/client/conv_ops.h"
 
 #include <initializer_list>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -143,19 +144,44 @@ DepthwiseConv2dNativeBackpropFilter::DepthwiseConv2dNativeBackpropFilter(
   output = internal::FirstOutput(operation);
 }
 
-BatchMatMulV2::BatchMatMulV2(const Scope& scope, Input x, Input y, const Attrs& attrs) {
-  if (!scope.ok()) return;
+namespace {
+
+// BatchMatMul, BatchMatMulV2 (x and y of one type T), BatchMatMulV3 (Ta, Tb, and `tout`).
+Operation BatchMatMulOp(const Scope& scope, absl::string_view op, const Input& x, const Input& y,
+                        const BatchMatMulV2::Attrs& attrs, std::optional<DataType> tout) {
+  if (!scope.ok()) return Operation();
   Output a = AsNodeOut(scope, x);
   Output b = AsNodeOut(scope, y);
-  if (!scope.ok()) return;
-  OpBuilder builder(scope, "BatchMatMulV2");
-  DataType t = builder.CommonType("T", {a, b});
-  builder.Input(a).Input(b).AttrType("T", t);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  DataType out_type;
+  if (tout.has_value()) {
+    builder.Input(a).Input(b).AttrType("Ta", a.type()).AttrType("Tb", b.type());
+    builder.AttrType("Tout", *tout);
+    out_type = *tout;
+  } else {
+    out_type = builder.CommonType("T", {a, b});
+    builder.Input(a).Input(b).AttrType("T", out_type);
+  }
   builder.AttrBool("adj_x", attrs.adj_x_).AttrBool("adj_y", attrs.adj_y_);
   builder.AttrBool("grad_x", attrs.grad_x_).AttrBool("grad_y", attrs.grad_y_);
-  operation = builder.Finalize({t});
-  output = internal::FirstOutput(operation);
+  return builder.Finalize({out_type});
 }
+
+}  // namespace
+
+BatchMatMulV2::BatchMatMulV2(const Scope& scope, Input x, Input y, const Attrs& attrs)
+    : operation(BatchMatMulOp(scope, "BatchMatMulV2", x, y, attrs, std::nullopt)),
+      output(internal::FirstOutput(operation)) {}
+
+BatchMatMul::BatchMatMul(const Scope& scope, Input x, Input y, const Attrs& attrs)
+    : operation(BatchMatMulOp(scope, "BatchMatMul", x, y, attrs, std::nullopt)),
+      output(internal::FirstOutput(operation)) {}
+
+BatchMatMulV3::BatchMatMulV3(const Scope& scope, Input x, Input y, DataType Tout,
+                             const Attrs& attrs)
+    : operation(BatchMatMulOp(scope, "BatchMatMulV3", x, y, attrs, Tout)),
+      output(internal::FirstOutput(operation)) {}
 
 }  // namespace ops
 }  // namespace tessera

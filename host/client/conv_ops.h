@@ -1,5 +1,6 @@
 // Typed wrappers of TensorFlow's convolution ops (Conv2D, Conv2DBackpropInput,
-// Conv2DBackpropFilter, DepthwiseConv2dNative and its two gradients) and of BatchMatMulV2.
+// Conv2DBackpropFilter, DepthwiseConv2dNative and its two gradients) and of BatchMatMul,
+// BatchMatMulV2 and BatchMatMulV3.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its Output, and keeps `operation`.
@@ -201,6 +202,35 @@ class BatchMatMulV2 {
   static Attrs AdjY(bool x) { return Attrs().AdjY(x); }
   static Attrs GradX(bool x) { return Attrs().GradX(x); }
   static Attrs GradY(bool x) { return Attrs().GradY(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The matrix products of x [..., r, c] and y [..., r, c] (each optionally adjointed), whose batch
+// dimensions are the same (TensorFlow's first version: no broadcasting). Attrs as BatchMatMulV2.
+class BatchMatMul {
+ public:
+  using Attrs = BatchMatMulV2::Attrs;
+  BatchMatMul(const Scope& scope, Input x, Input y) : BatchMatMul(scope, x, y, Attrs()) {}
+  BatchMatMul(const Scope& scope, Input x, Input y, const Attrs& attrs);
+  static Attrs AdjX(bool x) { return Attrs().AdjX(x); }
+  static Attrs AdjY(bool x) { return Attrs().AdjY(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// BatchMatMulV2 whose operands and output each have their own type: Ta and Tb from x and y, the
+// output's type `Tout`. Attrs Ta, Tb, Tout and those of BatchMatMulV2.
+class BatchMatMulV3 {
+ public:
+  using Attrs = BatchMatMulV2::Attrs;
+  BatchMatMulV3(const Scope& scope, Input x, Input y, DataType Tout)
+      : BatchMatMulV3(scope, x, y, Tout, Attrs()) {}
+  BatchMatMulV3(const Scope& scope, Input x, Input y, DataType Tout, const Attrs& attrs);
+  static Attrs AdjX(bool x) { return Attrs().AdjX(x); }
+  static Attrs AdjY(bool x) { return Attrs().AdjY(x); }
   operator Output() const { return output; }
   Operation operation;
   Output output;

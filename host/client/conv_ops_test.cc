@@ -1,5 +1,5 @@
-// Tests that the convolution and BatchMatMulV2 wrappers emit exactly TensorFlow's NodeDefs, and
-// their errors.
+// Tests that the convolution and BatchMatMul (all versions) wrappers emit exactly TensorFlow's
+// NodeDefs, and their errors.
 #include "host/client/conv_ops.h"
 
 #include "gmock/gmock.h"
@@ -268,6 +268,80 @@ TEST(ConvOpsTest, BatchMatMulV2) {
     attr {
       key: "grad_y"
       value { b: true }
+    }
+  )pb"));
+}
+
+TEST(ConvOpsTest, BatchMatMulAndBatchMatMulV3) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_DOUBLE);
+  EXPECT_EQ(
+      ops::BatchMatMul(root.WithOpName("v1"), x, y, ops::BatchMatMul::AdjX(true)).output.type(),
+      DT_DOUBLE);
+  EXPECT_EQ(
+      ops::BatchMatMulV3(root.WithOpName("v3"), x, y, DT_FLOAT, ops::BatchMatMulV3::AdjY(true))
+          .output.type(),
+      DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "v1", R"pb(
+    name: "v1"
+    op: "BatchMatMul"
+    input: "x"
+    input: "y"
+    attr {
+      key: "T"
+      value { type: DT_DOUBLE }
+    }
+    attr {
+      key: "adj_x"
+      value { b: true }
+    }
+    attr {
+      key: "adj_y"
+      value { b: false }
+    }
+    attr {
+      key: "grad_x"
+      value { b: false }
+    }
+    attr {
+      key: "grad_y"
+      value { b: false }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "v3", R"pb(
+    name: "v3"
+    op: "BatchMatMulV3"
+    input: "x"
+    input: "y"
+    attr {
+      key: "Ta"
+      value { type: DT_DOUBLE }
+    }
+    attr {
+      key: "Tb"
+      value { type: DT_DOUBLE }
+    }
+    attr {
+      key: "Tout"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "adj_x"
+      value { b: false }
+    }
+    attr {
+      key: "adj_y"
+      value { b: true }
+    }
+    attr {
+      key: "grad_x"
+      value { b: false }
+    }
+    attr {
+      key: "grad_y"
+      value { b: false }
     }
   )pb"));
 }

@@ -1,6 +1,9 @@
 // Gradients of TensorFlow's math ops: element-wise arithmetic (with broadcasting reduced back to
-// each input's shape), transcendental and rounding functions, selection, MatMul and
-// BatchMatMulV2, reductions, Cumsum, Cast and AddN.
+// each input's shape), transcendental, trigonometric and rounding functions, Atan2, selection,
+// ClipByValue, CheckNumerics, MatMul and BatchMatMul (all three versions), reductions, Cumsum and
+// Cumprod, Cast and AddN.
+#include <string>
+
 #include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
@@ -86,6 +89,39 @@ Output ErfFactor(const Scope& s, const GradOp& op) {  // 2 / sqrt(pi) * exp(-x^2
 }
 Output ReciprocalFactor(const Scope& s, const GradOp& op) {  // -y^2
   return ops::Neg(s, ops::Square(s, op.outputs[0]));
+}
+
+Output SinFactor(const Scope& s, const GradOp& op) { return ops::Cos(s, op.inputs[0]); }
+Output CosFactor(const Scope& s, const GradOp& op) {  // -sin(x)
+  return ops::Neg(s, ops::Sin(s, op.inputs[0]));
+}
+Output TanFactor(const Scope& s, const GradOp& op) {  // sec(x)^2
+  return ops::Square(s, ops::Reciprocal(s, ops::Cos(s, op.inputs[0])));
+}
+Output AsinFactor(const Scope& s, const GradOp& op) {  // 1 / sqrt(1 - x^2)
+  const Output& x = op.inputs[0];
+  return ops::Reciprocal(s, ops::Sqrt(s, ops::Sub(s, Scalar(s, 1, x.type()), ops::Square(s, x))));
+}
+Output AcosFactor(const Scope& s, const GradOp& op) {  // -1 / sqrt(1 - x^2)
+  return ops::Neg(s, AsinFactor(s, op));
+}
+Output AtanFactor(const Scope& s, const GradOp& op) {  // 1 / (1 + x^2)
+  const Output& x = op.inputs[0];
+  return ops::Reciprocal(s, ops::Add(s, Scalar(s, 1, x.type()), ops::Square(s, x)));
+}
+Output SinhFactor(const Scope& s, const GradOp& op) { return ops::Cosh(s, op.inputs[0]); }
+Output CoshFactor(const Scope& s, const GradOp& op) { return ops::Sinh(s, op.inputs[0]); }
+
+// Atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2), each reduced to its input's
+// shape.
+absl::Status Atan2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& y = op.inputs[0];
+  const Output& x = op.inputs[1];
+  Output scaled = ops::RealDiv(s, g[0], ops::Add(s, ops::Square(s, x), ops::Square(s, y)));
+  out->resize(2);
+  ReduceBinaryGrads(s, y, x, ops::Mul(s, x, scaled), ops::Neg(s, ops::Mul(s, y, scaled)),
+                    &(*out)[0], &(*out)[1]);
+  return absl::OkStatus();
 }
 
 absl::Status NegGrad(const Scope& s, const GradOp&, const Grads& g, Grads* out) {
@@ -174,6 +210,47 @@ absl::Status CumsumGrad(const Scope& s, const GradOp& op, const Grads& g, Grads*
   ops::Cumsum::Attrs attrs = ops::Cumsum::Exclusive(op.BoolAttr("exclusive", false))
                                  .Reverse(!op.BoolAttr("reverse", false));
   *out = {ops::Cumsum(s, g[0], op.inputs[1], attrs), Output()};
+  return absl::OkStatus();
+}
+
+// Cumprod: the gradient of each product reaches every factor in it, as
+// cumsum(prod * g) in the opposite direction divided by x; TensorFlow's div_no_nan, whose zero
+// where x is zero is computed here as a select around a safe division.
+absl::Status CumprodGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& axis = op.inputs[1];
+  const bool exclusive = op.BoolAttr("exclusive", false);
+  const bool reverse = op.BoolAttr("reverse", false);
+  Output prod = ops::Cumprod(s, x, axis, ops::Cumprod::Exclusive(exclusive).Reverse(reverse));
+  Output sums = ops::Cumsum(s, ops::Mul(s, prod, g[0]), axis,
+                            ops::Cumsum::Exclusive(exclusive).Reverse(!reverse));
+  Output zero = ops::Equal(s, x, Scalar(s, 0, x.type()));
+  Output safe_x = ops::SelectV2(s, zero, grad_util::OnesLike(s, x), x);
+  *out = {ops::SelectV2(s, zero, ops::ZerosLike(s, x), ops::RealDiv(s, sums, safe_x)), Output()};
+  return absl::OkStatus();
+}
+
+// ClipByValue: g goes to t where it was inside the bounds, to clip_value_min where t was below
+// it and to clip_value_max where t was above it, each summed to its input's shape.
+absl::Status ClipByValueGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& t = op.inputs[0];
+  const Output& lo = op.inputs[1];
+  const Output& hi = op.inputs[2];
+  Output below = ops::Less(s, t, lo);
+  Output above = ops::Greater(s, t, hi);
+  Output zeros = ops::ZerosLike(s, g[0]);
+  Output outside = ops::LogicalOr(s, below, above);
+  *out = {ops::SelectV2(s, outside, zeros, g[0]),
+          grad_util::ReduceToShapeOf(s, ops::SelectV2(s, below, g[0], zeros), lo),
+          grad_util::ReduceToShapeOf(s, ops::SelectV2(s, above, g[0], zeros), hi)};
+  return absl::OkStatus();
+}
+
+// CheckNumerics: the gradient is checked too, with TensorFlow's message around the op's own.
+absl::Status CheckNumericsGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const std::string message = "Not a number (NaN) or infinity (Inf) values detected in gradient. " +
+                              op.StringAttr("message", "");
+  *out = {ops::CheckNumerics(s, g[0], message)};
   return absl::OkStatus();
 }
 
@@ -295,28 +372,44 @@ Output BatchShape(const Scope& s, const Output& x) {
       {TSR_DTYPE_INT32})[0];
 }
 
-// BatchMatMulV2: MatMul's four cases per matrix (adjoint is transpose for real types), then each
-// gradient summed over the batch dimensions that broadcasting stretched for its input.
-absl::Status BatchMatMulV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+// MatMul's four cases per matrix (adjoint is transpose for real types): the gradients of x and
+// y over the output's batch dimensions.
+void BatchMatMulProducts(const Scope& s, const GradOp& op, const Grads& g, Output* gx, Output* gy) {
   const bool adj_x = op.BoolAttr("adj_x", false);
   const bool adj_y = op.BoolAttr("adj_y", false);
   const Output& x = op.inputs[0];
   const Output& y = op.inputs[1];
+  if (!adj_x && !adj_y) {
+    *gx = BatchMatMul(s, g[0], y, false, true);
+    *gy = BatchMatMul(s, x, g[0], true, false);
+  } else if (!adj_x && adj_y) {
+    *gx = BatchMatMul(s, g[0], y, false, false);
+    *gy = BatchMatMul(s, g[0], x, true, false);
+  } else if (adj_x && !adj_y) {
+    *gx = BatchMatMul(s, y, g[0], false, true);
+    *gy = BatchMatMul(s, x, g[0], false, false);
+  } else {
+    *gx = BatchMatMul(s, y, g[0], true, true);
+    *gy = BatchMatMul(s, g[0], x, true, true);
+  }
+}
+
+// BatchMatMul: x, y and the output share their batch dimensions, so the products are the
+// gradients.
+absl::Status BatchMatMulGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  out->resize(2);
+  BatchMatMulProducts(s, op, g, &(*out)[0], &(*out)[1]);
+  return absl::OkStatus();
+}
+
+// BatchMatMulV2 and BatchMatMulV3 (whose CPU kernels take one type for x, y and the output): each
+// gradient summed over the batch dimensions that broadcasting stretched for its input.
+absl::Status BatchMatMulV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
   Output gx;
   Output gy;
-  if (!adj_x && !adj_y) {
-    gx = BatchMatMul(s, g[0], y, false, true);
-    gy = BatchMatMul(s, x, g[0], true, false);
-  } else if (!adj_x && adj_y) {
-    gx = BatchMatMul(s, g[0], y, false, false);
-    gy = BatchMatMul(s, g[0], x, true, false);
-  } else if (adj_x && !adj_y) {
-    gx = BatchMatMul(s, y, g[0], false, true);
-    gy = BatchMatMul(s, x, g[0], false, false);
-  } else {
-    gx = BatchMatMul(s, y, g[0], true, true);
-    gy = BatchMatMul(s, g[0], x, true, true);
-  }
+  BatchMatMulProducts(s, op, g, &gx, &gy);
   std::vector<Output> reduce = grad_util::Node(
       s, "BroadcastGradientArgs", {BatchShape(s, x), BatchShape(s, y)},
       [](OpBuilder& b) { b.AttrType("T", TSR_DTYPE_INT32); }, {TSR_DTYPE_INT32, TSR_DTYPE_INT32});
@@ -377,20 +470,35 @@ absl::Status RegisterMathGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("SelectV2", SelectV2Grad));
   RETURN_IF_ERROR(r->Register("Prod", ProdGrad));
   RETURN_IF_ERROR(r->Register("Cumsum", CumsumGrad));
+  RETURN_IF_ERROR(r->Register("BatchMatMul", BatchMatMulGrad));
   RETURN_IF_ERROR(r->Register("BatchMatMulV2", BatchMatMulV2Grad));
+  RETURN_IF_ERROR(r->Register("BatchMatMulV3", BatchMatMulV2Grad));
   RETURN_IF_ERROR(r->Register("Abs", ScaledGrad<AbsFactor>));
   RETURN_IF_ERROR(r->Register("Log1p", ScaledGrad<Log1pFactor>));
   RETURN_IF_ERROR(r->Register("Expm1", ScaledGrad<Expm1Factor>));
   RETURN_IF_ERROR(r->Register("Erf", ScaledGrad<ErfFactor>));
   RETURN_IF_ERROR(r->Register("Reciprocal", ScaledGrad<ReciprocalFactor>));
   RETURN_IF_ERROR(r->Register("Sign", ZerosGrad));
+  RETURN_IF_ERROR(r->Register("Sin", ScaledGrad<SinFactor>));
+  RETURN_IF_ERROR(r->Register("Cos", ScaledGrad<CosFactor>));
+  RETURN_IF_ERROR(r->Register("Tan", ScaledGrad<TanFactor>));
+  RETURN_IF_ERROR(r->Register("Asin", ScaledGrad<AsinFactor>));
+  RETURN_IF_ERROR(r->Register("Acos", ScaledGrad<AcosFactor>));
+  RETURN_IF_ERROR(r->Register("Atan", ScaledGrad<AtanFactor>));
+  RETURN_IF_ERROR(r->Register("Sinh", ScaledGrad<SinhFactor>));
+  RETURN_IF_ERROR(r->Register("Cosh", ScaledGrad<CoshFactor>));
+  RETURN_IF_ERROR(r->Register("Atan2", Atan2Grad));
+  RETURN_IF_ERROR(r->Register("Cumprod", CumprodGrad));
+  RETURN_IF_ERROR(r->Register("ClipByValue", ClipByValueGrad));
+  RETURN_IF_ERROR(r->Register("CheckNumerics", CheckNumericsGrad));
   // As in TensorFlow: rounding and integer division give no gradient, and Mod and TruncateMod
   // have none registered at all (asking for one is NOT_FOUND).
-  for (const char* op : {"Floor", "Ceil", "Round", "FloorDiv", "TruncateDiv"}) {
+  for (const char* op : {"Floor", "Ceil", "Round", "Rint", "FloorDiv", "TruncateDiv"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
-  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
-                         "LogicalAnd", "LogicalOr", "LogicalNot", "ArgMax", "ArgMin"}) {
+  for (const char* op :
+       {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
+        "LogicalOr", "LogicalNot", "ArgMax", "ArgMin", "IsNan", "IsInf", "IsFinite", "Bucketize"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
   return absl::OkStatus();

@@ -1,5 +1,6 @@
 // Numeric checks of the math gradients (division, powers, extrema, selection, products, running
-// sums, BatchMatMulV2, the unary functions) and of the ops that give zeros or no gradient.
+// sums and products, BatchMatMulV2, the unary and trigonometric functions, Atan2, ClipByValue,
+// CheckNumerics) and of the ops that give zeros or no gradient.
 #include <cmath>
 #include <functional>
 #include <random>
@@ -228,6 +229,78 @@ TEST(MathGradTest, CumsumEveryDirection) {
   }
 }
 
+TEST(MathGradTest, CumprodEveryDirection) {
+  for (bool exclusive : {false, true}) {
+    for (bool reverse : {false, true}) {
+      for (int axis : {0, -1}) {
+        SCOPED_TRACE(std::to_string(exclusive) + std::to_string(reverse) + std::to_string(axis));
+        // Factors away from zero, of either sign.
+        CheckGradientAt(
+            {Doubles({3, 4}, {0.5, -1.5, 2, 1.2, -0.8, 1.1, 0.7, -1.3, 1.4, 0.9, -0.6, 1.7})},
+            [=](const Scope& s, const Xs& x) -> Output {
+              return ops::Square(
+                  s,
+                  ops::Cumprod(s, x[0], axis, ops::Cumprod::Exclusive(exclusive).Reverse(reverse)));
+            });
+      }
+    }
+  }
+}
+
+// Where a factor is zero, TensorFlow's Cumprod gradient (a division by x, made 0 there) is 0,
+// not the true derivative: here d/dx1 of x0 + x0 x1 + x0 x1 x2 is 8, and the formula gives 0.
+TEST(MathGradTest, CumprodGradientIsZeroAtZeroFactors) {
+  std::vector<Tensor> grads = Gradients({Doubles({3}, {2, 0, 3})}, [](const Scope& s, const Xs& x) {
+    return ops::Cumprod(s, x[0], 0);
+  });
+  ASSERT_EQ(grads.size(), 1u);
+  // d/dx0 = 1 + x1 + x1 x2 = 1 and d/dx2 = x0 x1 = 0 are exact.
+  ExpectValues(grads[0], {1, 0, 0});
+}
+
+// ClipByValue: t gets the gradient inside the bounds, each bound where it clipped; scalar bounds
+// sum it. Values keep away from the bounds, where the function has kinks.
+TEST(MathGradTest, ClipByValueWithScalarAndFullBounds) {
+  const Fn clip = [](const Scope& s, const Xs& x) -> Output {
+    return ops::Square(s, ops::ClipByValue(s, x[0], x[1], x[2]));
+  };
+  const Tensor t = Doubles({2, 3}, {-3, -0.5, 0.2, 0.9, 2.5, -1.7});
+  CheckGradientAt({t, Doubles({}, {-1}), Doubles({}, {1})}, clip);
+  CheckGradientAt(
+      {t, Doubles({2, 3}, {-3.5, -1, 0.5, 0, 1, -1}), Doubles({2, 3}, {-2, 1, 1, 0.5, 3, 1})},
+      clip);
+  std::vector<Tensor> grads = Gradients(
+      {Doubles({4}, {-2, 0.5, 3, 4}), Doubles({}, {-1}), Doubles({}, {1})},
+      [](const Scope& s, const Xs& x) -> Output { return ops::ClipByValue(s, x[0], x[1], x[2]); });
+  ASSERT_EQ(grads.size(), 3u);
+  ExpectValues(grads[0], {0, 1, 0, 0});
+  ExpectValues(grads[1], {1});
+  ExpectValues(grads[2], {2});
+}
+
+// CheckNumerics passes the gradient through and checks it.
+TEST(MathGradTest, CheckNumericsChecksTheGradient) {
+  CheckGradient({{2, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Square(s, ops::CheckNumerics(s, x[0], "forward"));
+  });
+  // y = sqrt(check(x)) at 0: the gradient is inf, and the check of it fails.
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x0"), DT_DOUBLE);
+  Output y = ops::Sqrt(root, ops::CheckNumerics(root, x, "x is checked"));
+  Xs grads;
+  ASSERT_TRUE(AddSymbolicGradients(root, {y}, {x}, &grads).ok());
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      Session::Create(SessionOptions(), *root.ToGraphDef());
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  absl::Status status =
+      (*session)->Run({{"x0", Doubles({2}, {0, 1})}}, {grads[0].name()}, {}, &out);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("Not a number (NaN) or infinity (Inf) values detected in gradient. x is "
+                        "checked : Tensor had Inf values"));
+}
+
 TEST(MathGradTest, UnaryFunctions) {
   const std::vector<std::pair<Fn, std::pair<double, double>>> cases = {
       {[](const Scope& s, const Xs& x) -> Output { return ops::Abs(s, x[0]); }, {0.5, 2}},
@@ -237,11 +310,36 @@ TEST(MathGradTest, UnaryFunctions) {
       {[](const Scope& s, const Xs& x) -> Output { return ops::Erf(s, x[0]); }, {-2, 2}},
       {[](const Scope& s, const Xs& x) -> Output { return ops::Reciprocal(s, x[0]); }, {0.5, 2}},
       {[](const Scope& s, const Xs& x) -> Output { return ops::Reciprocal(s, x[0]); }, {-2, -0.5}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Sin(s, x[0]); }, {-4, 4}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Cos(s, x[0]); }, {-4, 4}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Tan(s, x[0]); }, {-1.2, 1.2}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Asin(s, x[0]); }, {-0.9, 0.9}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Acos(s, x[0]); }, {-0.9, 0.9}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Atan(s, x[0]); }, {-3, 3}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Sinh(s, x[0]); }, {-2, 2}},
+      {[](const Scope& s, const Xs& x) -> Output { return ops::Cosh(s, x[0]); }, {-2, 2}},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(i);
     CheckGradient({{2, 3}}, cases[i].first, cases[i].second.first, cases[i].second.second);
   }
+}
+
+// Atan2(y, x) for both inputs, with each broadcast against the other, in every quadrant.
+TEST(MathGradTest, Atan2BothInputsWithBroadcasting) {
+  const Fn atan2 = [](const Scope& s, const Xs& x) -> Output { return ops::Atan2(s, x[0], x[1]); };
+  // Points in all four quadrants, away from the origin and from the branch cut (y = 0, x < 0).
+  CheckGradientAt(
+      {Doubles({2, 3}, {1, -1, 2, -2, 0.5, 1.5}), Doubles({2, 3}, {1, 1, -1, -1.5, -0.7, 0.3})},
+      atan2);
+  CheckGradient({{2, 3}, {3}}, atan2, 0.5, 2);
+  CheckGradient({{2, 1}, {1, 3}}, atan2, 0.5, 2);
+  CheckGradient({{}, {4}}, atan2, 0.5, 2);
+  // d/dy atan2(y, x) = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2), at (y, x) = (1, 1), (3, -4).
+  std::vector<Tensor> grads = Gradients({Doubles({2}, {1, 3}), Doubles({2}, {1, -4})}, atan2);
+  ASSERT_EQ(grads.size(), 2u);
+  ExpectValues(grads[0], {0.5, -4.0 / 25});
+  ExpectValues(grads[1], {-0.5, -3.0 / 25});
 }
 
 // Sign gives zeros; Floor, Ceil, Round, FloorDiv and TruncateDiv give no gradient, which sums as
@@ -253,6 +351,7 @@ TEST(MathGradTest, PiecewiseConstantOpsGiveZeros) {
       [](const Scope& s, const Xs& x) -> Output { return ops::Floor(s, x[0]); },
       [](const Scope& s, const Xs& x) -> Output { return ops::Ceil(s, x[0]); },
       [](const Scope& s, const Xs& x) -> Output { return ops::Round(s, x[0]); },
+      [](const Scope& s, const Xs& x) -> Output { return ops::Rint(s, x[0]); },
   };
   for (size_t i = 0; i < unary.size(); ++i) {
     SCOPED_TRACE(i);
@@ -283,6 +382,28 @@ TEST(MathGradTest, PiecewiseConstantOpsGiveZeros) {
     ASSERT_EQ(grad.NumElements(), 3);
     for (int i = 0; i < 3; ++i) EXPECT_EQ(grad.data<int32_t>()[i], 0);
   }
+}
+
+// y = x * cast(IsFinite(x)) + cast(IsNan(x)) + cast(IsInf(x)): the predicates add nothing.
+TEST(MathGradTest, FloatPredicatesGiveNoGradient) {
+  std::vector<Tensor> grads =
+      Gradients({Doubles({3}, {-1, 0.5, 2})}, [](const Scope& s, const Xs& x) -> Output {
+        Output finite = ops::Mul(s, x[0], ops::Cast(s, ops::IsFinite(s, x[0]), DT_DOUBLE));
+        return ops::Add(s, ops::Add(s, finite, ops::Cast(s, ops::IsNan(s, x[0]), DT_DOUBLE)),
+                        ops::Cast(s, ops::IsInf(s, x[0]), DT_DOUBLE));
+      });
+  ASSERT_EQ(grads.size(), 1u);
+  ExpectValues(grads[0], {1, 1, 1});
+}
+
+TEST(MathGradTest, BucketizeGivesNoGradient) {
+  // y = x * cast(bucketize(x)): dy/dx = cast(bucketize(x)).
+  std::vector<Tensor> grads =
+      Gradients({Doubles({3}, {-1, 0.5, 2})}, [](const Scope& s, const Xs& x) -> Output {
+        return ops::Mul(s, x[0], ops::Cast(s, ops::Bucketize(s, x[0], {0, 1}), DT_DOUBLE));
+      });
+  ASSERT_EQ(grads.size(), 1u);
+  ExpectValues(grads[0], {0, 1, 2});
 }
 
 TEST(MathGradTest, ComparisonsGiveNoGradient) {
@@ -364,15 +485,42 @@ TEST(MathGradTest, BatchMatMulV2EveryAdjointAndBroadcastBatch) {
   }
 }
 
+TEST(MathGradTest, BatchMatMulAndV3EveryAdjoint) {
+  const std::string skip = BatchMatMulSkipReason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  for (bool adj_x : {false, true}) {
+    for (bool adj_y : {false, true}) {
+      SCOPED_TRACE(std::to_string(adj_x) + std::to_string(adj_y));
+      const TensorShape xs = adj_x ? TensorShape{2, 3, 2} : TensorShape{2, 2, 3};
+      const TensorShape ys = adj_y ? TensorShape{2, 4, 3} : TensorShape{2, 3, 4};
+      CheckGradient({xs, ys}, [adj_x, adj_y](const Scope& s, const Xs& x) -> Output {
+        return ops::BatchMatMul(s, x[0], x[1], ops::BatchMatMul::AdjX(adj_x).AdjY(adj_y));
+      });
+      // V3 broadcasts: y without a batch.
+      const TensorShape y_matrix = adj_y ? TensorShape{4, 3} : TensorShape{3, 4};
+      CheckGradient({xs, y_matrix}, [adj_x, adj_y](const Scope& s, const Xs& x) -> Output {
+        return ops::BatchMatMulV3(s, x[0], x[1], DT_DOUBLE,
+                                  ops::BatchMatMulV3::AdjX(adj_x).AdjY(adj_y));
+      });
+    }
+  }
+}
+
 TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
-  for (const char* op : {"Div",          "Pow",      "SquaredDifference",
-                         "Maximum",      "Minimum",  "Select",
-                         "SelectV2",     "Prod",     "Cumsum",
-                         "Abs",          "Sign",     "Floor",
-                         "Ceil",         "Round",    "Log1p",
-                         "Expm1",        "Erf",      "Reciprocal",
-                         "FloorDiv",     "FloorMod", "TruncateDiv",
-                         "BatchMatMulV2"}) {
+  for (const char* op : {"Div",           "Pow",           "SquaredDifference",
+                         "Maximum",       "Minimum",       "Select",
+                         "SelectV2",      "Prod",          "Cumsum",
+                         "Abs",           "Sign",          "Floor",
+                         "Ceil",          "Round",         "Log1p",
+                         "Expm1",         "Erf",           "Reciprocal",
+                         "FloorDiv",      "FloorMod",      "TruncateDiv",
+                         "BatchMatMulV2", "Sin",           "Cos",
+                         "Tan",           "Asin",          "Acos",
+                         "Atan",          "Sinh",          "Cosh",
+                         "Atan2",         "Rint",          "IsNan",
+                         "IsInf",         "IsFinite",      "Cumprod",
+                         "ClipByValue",   "CheckNumerics", "Bucketize",
+                         "BatchMatMul",   "BatchMatMulV3"}) {
     EXPECT_TRUE(GradientRegistry::Standard().Has(op)) << op;
   }
   EXPECT_FALSE(GradientRegistry::Standard().Has("Mod"));

@@ -1,5 +1,6 @@
-// The math op wrappers: element-wise ops, comparisons, logical ops, AddN, Select, MatMul,
-// reductions, ArgMax/ArgMin, Cumsum and Cast.
+// The math op wrappers: element-wise ops (IsNan/IsInf/IsFinite among them), comparisons, logical
+// ops, AddN, Select, MatMul, reductions, ArgMax/ArgMin, Cumsum and Cumprod, ClipByValue,
+// CheckNumerics, LinSpace, Bucketize and Cast.
 #include "host/client/math_ops.h"
 
 #include <vector>
@@ -29,6 +30,15 @@ Operation UnaryOp(const Scope& scope, absl::string_view op, const Input& x) {
   OpBuilder builder(scope, op);
   builder.Input(in).AttrType("T", in.type());
   return builder.Finalize({in.type()});
+}
+
+Operation PredicateOp(const Scope& scope, absl::string_view op, const Input& x) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, x);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.Input(in).AttrType("T", in.type());
+  return builder.Finalize({TSR_DTYPE_BOOL});
 }
 
 Operation ComparisonOp(const Scope& scope, absl::string_view op, const Input& x, const Input& y,
@@ -140,19 +150,82 @@ AddN::AddN(const Scope& scope, InputList inputs) {
   sum = internal::FirstOutput(operation);
 }
 
-Cumsum::Cumsum(const Scope& scope, Input x, Input axis) : Cumsum(scope, x, axis, Attrs()) {}
+namespace {
 
-Cumsum::Cumsum(const Scope& scope, Input x, Input axis, const Attrs& attrs) {
-  if (!scope.ok()) return;
+// Cumsum, Cumprod: x, axis; attrs T, Tidx, exclusive, reverse.
+Operation ScanOp(const Scope& scope, absl::string_view op, const Input& x, const Input& axis,
+                 const Cumsum::Attrs& attrs) {
+  if (!scope.ok()) return Operation();
   Output in = AsNodeOut(scope, x);
   Output ax = AsNodeOut(scope, axis);
-  if (!scope.ok()) return;
-  OpBuilder builder(scope, "Cumsum");
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
   builder.CheckType("Tidx", ax, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
   builder.Input(in).Input(ax).AttrType("T", in.type()).AttrType("Tidx", ax.type());
   builder.AttrBool("exclusive", attrs.exclusive_).AttrBool("reverse", attrs.reverse_);
+  return builder.Finalize({in.type()});
+}
+
+}  // namespace
+
+Cumsum::Cumsum(const Scope& scope, Input x, Input axis) : Cumsum(scope, x, axis, Attrs()) {}
+
+Cumsum::Cumsum(const Scope& scope, Input x, Input axis, const Attrs& attrs)
+    : operation(ScanOp(scope, "Cumsum", x, axis, attrs)), out(internal::FirstOutput(operation)) {}
+
+Cumprod::Cumprod(const Scope& scope, Input x, Input axis) : Cumprod(scope, x, axis, Attrs()) {}
+
+Cumprod::Cumprod(const Scope& scope, Input x, Input axis, const Attrs& attrs)
+    : operation(ScanOp(scope, "Cumprod", x, axis, attrs)), out(internal::FirstOutput(operation)) {}
+
+ClipByValue::ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, t);
+  Output lo = AsNodeOut(scope, clip_value_min);
+  Output hi = AsNodeOut(scope, clip_value_max);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ClipByValue");
+  DataType type = builder.CommonType("T", {in, lo, hi});
+  builder.Input(in).Input(lo).Input(hi).AttrType("T", type);
+  operation = builder.Finalize({type});
+  output = internal::FirstOutput(operation);
+}
+
+CheckNumerics::CheckNumerics(const Scope& scope, Input tensor, absl::string_view message) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, tensor);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "CheckNumerics");
+  builder.Input(in).AttrType("T", in.type()).AttrString("message", message);
   operation = builder.Finalize({in.type()});
-  out = internal::FirstOutput(operation);
+  output = internal::FirstOutput(operation);
+}
+
+LinSpace::LinSpace(const Scope& scope, Input start, Input stop, Input num) {
+  if (!scope.ok()) return;
+  Output a = AsNodeOut(scope, start);
+  Output b = AsNodeOut(scope, stop);
+  Output n = AsNodeOut(scope, num);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "LinSpace");
+  DataType type = builder.CommonType("T", {a, b});
+  builder.CheckType("Tidx", n, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(a).Input(b).Input(n).AttrType("T", type).AttrType("Tidx", n.type());
+  operation = builder.Finalize({type});
+  output = internal::FirstOutput(operation);
+}
+
+Bucketize::Bucketize(const Scope& scope, Input input, absl::Span<const float> boundaries) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Bucketize");
+  tensorflow::AttrValue list;
+  list.mutable_list();  // an empty list is still a list
+  for (float b : boundaries) list.mutable_list()->add_f(b);
+  builder.Input(in).AttrType("T", in.type()).AttrProto("boundaries", list);
+  operation = builder.Finalize({TSR_DTYPE_INT32});
+  output = internal::FirstOutput(operation);
 }
 
 MatMul::MatMul(const Scope& scope, Input a, Input b) : MatMul(scope, a, b, Attrs()) {}

@@ -1,5 +1,6 @@
-// Typed wrappers of TensorFlow's math ops: element-wise arithmetic, comparisons, logical ops,
-// AddN, Select, MatMul, reductions, ArgMax/ArgMin, Cumsum, Cast.
+// Typed wrappers of TensorFlow's math ops: element-wise arithmetic, trigonometric and hyperbolic
+// functions, IsNan/IsInf/IsFinite, comparisons, logical ops, AddN, Select, MatMul, reductions,
+// ArgMax/ArgMin, Cumsum and Cumprod, ClipByValue, CheckNumerics, LinSpace, Bucketize, Cast.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -10,6 +11,7 @@
 #include <optional>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "host/client/output.h"
 #include "host/client/scope.h"
 
@@ -21,6 +23,8 @@ namespace internal {
 Operation BinaryOp(const Scope& scope, absl::string_view op, const Input& x, const Input& y);
 // A node with input x (attr T) and one output of its type.
 Operation UnaryOp(const Scope& scope, absl::string_view op, const Input& x);
+// A node with input x (attr T) and one bool output (IsNan, IsInf, IsFinite).
+Operation PredicateOp(const Scope& scope, absl::string_view op, const Input& x);
 // A reduction: input, reduction_indices; attrs T, Tidx, keep_dims.
 Operation ReductionOp(const Scope& scope, absl::string_view op, const Input& input,
                       const Input& axis, bool keep_dims);
@@ -57,6 +61,17 @@ class UnaryElementwise {
  public:
   UnaryElementwise(const Scope& scope, Input x)
       : operation(UnaryOp(scope, kOpName, x)), y(FirstOutput(operation)) {}
+  operator Output() const { return y; }
+  Operation operation;
+  Output y;
+};
+
+// IsNan, IsInf, IsFinite: like UnaryElementwise, but the output `y` is bool.
+template <const char* kOpName>
+class FloatPredicate {
+ public:
+  FloatPredicate(const Scope& scope, Input x)
+      : operation(PredicateOp(scope, kOpName, x)), y(FirstOutput(operation)) {}
   operator Output() const { return y; }
   Operation operation;
   Output y;
@@ -152,6 +167,19 @@ inline constexpr char kLog1p[] = "Log1p";
 inline constexpr char kExpm1[] = "Expm1";
 inline constexpr char kErf[] = "Erf";
 inline constexpr char kReciprocal[] = "Reciprocal";
+inline constexpr char kSin[] = "Sin";
+inline constexpr char kCos[] = "Cos";
+inline constexpr char kTan[] = "Tan";
+inline constexpr char kAsin[] = "Asin";
+inline constexpr char kAcos[] = "Acos";
+inline constexpr char kAtan[] = "Atan";
+inline constexpr char kSinh[] = "Sinh";
+inline constexpr char kCosh[] = "Cosh";
+inline constexpr char kAtan2[] = "Atan2";
+inline constexpr char kRint[] = "Rint";
+inline constexpr char kIsNan[] = "IsNan";
+inline constexpr char kIsInf[] = "IsInf";
+inline constexpr char kIsFinite[] = "IsFinite";
 inline constexpr char kSelect[] = "Select";
 inline constexpr char kSelectV2[] = "SelectV2";
 }  // namespace internal
@@ -227,6 +255,35 @@ using Expm1 = internal::UnaryElementwise<internal::kExpm1>;
 using Erf = internal::UnaryElementwise<internal::kErf>;
 // Returns 1 / x element-wise. Attr T.
 using Reciprocal = internal::UnaryElementwise<internal::kReciprocal>;
+
+// Returns sin(x) element-wise. Attr T.
+using Sin = internal::UnaryElementwise<internal::kSin>;
+// Returns cos(x) element-wise. Attr T.
+using Cos = internal::UnaryElementwise<internal::kCos>;
+// Returns tan(x) element-wise. Attr T.
+using Tan = internal::UnaryElementwise<internal::kTan>;
+// Returns arcsin(x) element-wise (NaN outside [-1, 1]). Attr T.
+using Asin = internal::UnaryElementwise<internal::kAsin>;
+// Returns arccos(x) element-wise (NaN outside [-1, 1]). Attr T.
+using Acos = internal::UnaryElementwise<internal::kAcos>;
+// Returns arctan(x) element-wise. Attr T.
+using Atan = internal::UnaryElementwise<internal::kAtan>;
+// Returns the hyperbolic sine of x element-wise. Attr T.
+using Sinh = internal::UnaryElementwise<internal::kSinh>;
+// Returns the hyperbolic cosine of x element-wise. Attr T.
+using Cosh = internal::UnaryElementwise<internal::kCosh>;
+// Atan2(scope, y, x): the angle of the point (x, y) in [-pi, pi] element-wise, with
+// broadcasting; the first input is y, as in TensorFlow. Attr T.
+using Atan2 = internal::BinaryElementwise<internal::kAtan2>;
+// Returns x rounded to the nearest integer, halves to even, element-wise (floating types).
+// Attr T.
+using Rint = internal::UnaryElementwise<internal::kRint>;
+// Returns whether each element of x is NaN (bool). Attr T.
+using IsNan = internal::FloatPredicate<internal::kIsNan>;
+// Returns whether each element of x is +inf or -inf (bool). Attr T.
+using IsInf = internal::FloatPredicate<internal::kIsInf>;
+// Returns whether each element of x is neither NaN nor an infinity (bool). Attr T.
+using IsFinite = internal::FloatPredicate<internal::kIsFinite>;
 
 // The element-wise sum of `inputs`, which must all have one shape and type (no broadcasting).
 // Attrs N, T.
@@ -478,6 +535,60 @@ class Cumsum {
   operator Output() const { return out; }
   Operation operation;
   Output out;
+};
+
+// The running product of `x` along the scalar `axis`. Attrs T, Tidx, exclusive (each product
+// leaves out its own element), reverse (multiplies from the end).
+class Cumprod {
+ public:
+  using Attrs = Cumsum::Attrs;
+  Cumprod(const Scope& scope, Input x, Input axis);
+  Cumprod(const Scope& scope, Input x, Input axis, const Attrs& attrs);
+  static Attrs Exclusive(bool x) { return Attrs().Exclusive(x); }
+  static Attrs Reverse(bool x) { return Attrs().Reverse(x); }
+  operator Output() const { return out; }
+  Operation operation;
+  Output out;
+};
+
+// `t` clipped to [clip_value_min, clip_value_max] element-wise; each bound is a scalar or has
+// t's shape (checked when the step runs). Attr T.
+class ClipByValue {
+ public:
+  ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `tensor` unchanged, or the step fails with INVALID_ARGUMENT "<message> : Tensor had Inf values"
+// (NaN, Inf and NaN) when it holds an infinity or a NaN. Attrs T, message.
+class CheckNumerics {
+ public:
+  CheckNumerics(const Scope& scope, Input tensor, absl::string_view message);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// `num` (a positive int32 or int64 scalar) evenly spaced values from `start` to `stop`, both
+// scalars of type T, the last exactly `stop`. Attrs T, Tidx.
+class LinSpace {
+ public:
+  LinSpace(const Scope& scope, Input start, Input stop, Input num);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The int32 index of each element's bucket among the sorted `boundaries`: how many boundaries
+// are <= the element. Attrs T, boundaries.
+class Bucketize {
+ public:
+  Bucketize(const Scope& scope, Input input, absl::Span<const float> boundaries);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
 };
 
 // `x` converted to `DstT`. Attrs SrcT, DstT, Truncate.

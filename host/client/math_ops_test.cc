@@ -369,6 +369,50 @@ TEST(MathOpsTest, MoreUnaryOps) {
   }
 }
 
+TEST(MathOpsTest, TrigonometricOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  EXPECT_EQ(ops::Sin(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Cos(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Tan(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Asin(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Acos(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Atan(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Sinh(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Cosh(root, x).y.type(), DT_FLOAT);
+  EXPECT_EQ(Output(ops::Rint(root, x)).type(), DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Rint"}) {
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
+                                        "attr { key: 'T' value { type: DT_FLOAT } }")));
+  }
+}
+
+TEST(MathOpsTest, Atan2TakesYThenX) {
+  Scope root = Scope::NewRootScope();
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_DOUBLE);
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  EXPECT_EQ(ops::Atan2(root, y, x).z.type(), DT_DOUBLE);
+  EXPECT_TRUE(NodeEquals(GraphOf(root), "Atan2",
+                         "name: 'Atan2' op: 'Atan2' input: 'y' input: 'x' "
+                         "attr { key: 'T' value { type: DT_DOUBLE } }"));
+}
+
+TEST(MathOpsTest, FloatPredicatesGiveBool) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  EXPECT_EQ(ops::IsNan(root, x).y.type(), DT_BOOL);
+  EXPECT_EQ(ops::IsInf(root, x).y.type(), DT_BOOL);
+  EXPECT_EQ(Output(ops::IsFinite(root, x)).type(), DT_BOOL);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"IsNan", "IsInf", "IsFinite"}) {
+    EXPECT_TRUE(NodeEquals(def, op,
+                           absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
+                                        "attr { key: 'T' value { type: DT_DOUBLE } }")));
+  }
+}
+
 TEST(MathOpsTest, AddN) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
@@ -675,6 +719,120 @@ TEST(MathOpsErrorTest, LogicalReductionsNeedBool) {
   Scope other = Scope::NewRootScope();
   ops::Any(other.WithOpName("b"), {true}, 0.f);
   EXPECT_THAT(ErrorOf(other), HasSubstr("while building node 'b' (Any): attr 'Tidx'"));
+}
+
+TEST(MathOpsTest, CumprodClipByValueCheckNumericsLinSpaceBucketize) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto lo = ops::Placeholder(root.WithOpName("lo"), DT_FLOAT);
+  auto hi = ops::Placeholder(root.WithOpName("hi"), DT_FLOAT);
+  auto axis = ops::Placeholder(root.WithOpName("axis"), DT_INT64);
+  auto num = ops::Placeholder(root.WithOpName("num"), DT_INT32);
+  EXPECT_EQ(ops::Cumprod(root.WithOpName("cp"), x, axis, ops::Cumprod::Reverse(true)).out.type(),
+            DT_FLOAT);
+  EXPECT_EQ(ops::ClipByValue(root.WithOpName("clip"), x, lo, hi).output.type(), DT_FLOAT);
+  EXPECT_EQ(ops::CheckNumerics(root.WithOpName("check"), x, "logits").output.type(), DT_FLOAT);
+  EXPECT_EQ(ops::LinSpace(root.WithOpName("lin"), lo, hi, num).output.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Bucketize(root.WithOpName("b"), x, {0.5f, 2}).output.type(), DT_INT32);
+  EXPECT_EQ(Output(ops::Bucketize(root.WithOpName("none"), x, {})).type(), DT_INT32);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "cp", R"pb(
+    name: "cp"
+    op: "Cumprod"
+    input: "x"
+    input: "axis"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "exclusive"
+      value { b: false }
+    }
+    attr {
+      key: "reverse"
+      value { b: true }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "clip", R"pb(
+    name: "clip"
+    op: "ClipByValue"
+    input: "x"
+    input: "lo"
+    input: "hi"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "check", R"pb(
+    name: "check"
+    op: "CheckNumerics"
+    input: "x"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "message"
+      value { s: "logits" }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "lin", R"pb(
+    name: "lin"
+    op: "LinSpace"
+    input: "lo"
+    input: "hi"
+    input: "num"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tidx"
+      value { type: DT_INT32 }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "b", R"pb(
+    name: "b"
+    op: "Bucketize"
+    input: "x"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "boundaries"
+      value { list { f: 0.5 f: 2 } }
+    }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "none", R"pb(
+    name: "none"
+    op: "Bucketize"
+    input: "x"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "boundaries"
+      value { list {} }
+    }
+  )pb"));
+}
+
+TEST(MathOpsErrorTest, ClipByValueAndLinSpaceCheckTypes) {
+  Scope root = Scope::NewRootScope();
+  ops::ClipByValue(root.WithOpName("c"), {1.f}, 0.0, 2.f);
+  EXPECT_THAT(ErrorOf(root), HasSubstr("while building node 'c' (ClipByValue): inconsistent values "
+                                       "for attr 'T': input 0 is float but input 1 is double"));
+  Scope num = Scope::NewRootScope();
+  ops::LinSpace(num.WithOpName("l"), 0.f, 1.f, 3.f);
+  EXPECT_THAT(ErrorOf(num), HasSubstr("while building node 'l' (LinSpace): attr 'Tidx'"));
 }
 
 TEST(MathOpsErrorTest, ArgOpsAndCumsumCheckIndexTypes) {

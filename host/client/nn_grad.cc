@@ -158,6 +158,11 @@ absl::Status SoftplusGrad(const Scope& s, const GradOp& op, const Grads& g, Grad
   return absl::OkStatus();
 }
 
+absl::Status SoftsignGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SoftsignGrad(s, g[0], op.inputs[0])};
+  return absl::OkStatus();
+}
+
 absl::Status LrnGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
   const ops::LRNGrad::Attrs attrs = ops::LRNGrad::Attrs()
                                         .DepthRadius(op.IntAttr("depth_radius", 5))
@@ -280,11 +285,14 @@ absl::Status RegisterNnGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Relu", ReluGrad));
   RETURN_IF_ERROR(r->Register("Relu6", Relu6Grad));
   RETURN_IF_ERROR(r->Register("BiasAdd", BiasAddGrad));
+  // BiasAddV1 is BiasAdd in NHWC, which is the attr lookup's fallback.
+  RETURN_IF_ERROR(r->Register("BiasAddV1", BiasAddGrad));
   RETURN_IF_ERROR(r->Register("Softmax", SoftmaxGrad));
   RETURN_IF_ERROR(r->Register("Elu", EluGrad));
   RETURN_IF_ERROR(r->Register("Selu", SeluGrad));
   RETURN_IF_ERROR(r->Register("LeakyRelu", LeakyReluGrad));
   RETURN_IF_ERROR(r->Register("Softplus", SoftplusGrad));
+  RETURN_IF_ERROR(r->Register("Softsign", SoftsignGrad));
   RETURN_IF_ERROR(r->Register("LRN", LrnGrad));
   RETURN_IF_ERROR(r->Register("FusedBatchNormV3", FusedBatchNormV3Grad));
   RETURN_IF_ERROR(

@@ -1,7 +1,7 @@
 // Numeric checks of the neural-network gradients of nn_grad.cc: the exponential and leaky
-// activations, Softplus, LRN, FusedBatchNormV3 in training and inference in every data format,
-// DepthwiseConv2dNative, and the second-order gradients of the activation gradient ops and
-// BiasAddGrad.
+// activations, Softplus, Softsign, BiasAddV1, LRN, FusedBatchNormV3 in training and inference in
+// every data format, DepthwiseConv2dNative, and the second-order gradients of the activation
+// gradient ops and BiasAddGrad.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -94,6 +94,12 @@ TEST(NnGradTest, LeakyReluWithDefaultAndGivenAlpha) {
 TEST(NnGradTest, Softplus) {
   CheckGradient(DT_DOUBLE, {{3, 4}},
                 [](const Scope& s, const Xs& x) -> Output { return ops::Softplus(s, x[0]); },
+                {{-4, 4}});
+}
+
+TEST(NnGradTest, Softsign) {
+  CheckGradient(DT_DOUBLE, {{3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::Softsign(s, x[0]); },
                 {{-4, 4}});
 }
 
@@ -232,6 +238,15 @@ TEST(NnGradTest, ActivationGradOpsSecondOrder) {
       DT_DOUBLE, {{3, 4}, {3, 4}},
       [](const Scope& s, const Xs& x) -> Output { return ops::SoftplusGrad(s, x[0], x[1]); },
       {gradients, {-4, 4}});
+}
+
+// BiasAddV1 adds along the last dimension: the value gets g, the bias g summed over the rest.
+TEST(NnGradTest, BiasAddV1) {
+  for (const TensorShape& shape : {TensorShape{4, 3}, TensorShape{2, 2, 3}}) {
+    CheckGradient(DT_DOUBLE, {shape, {3}}, [](const Scope& s, const Xs& x) -> Output {
+      return ops::Square(s, ops::BiasAddV1(s, x[0], x[1]));
+    });
+  }
 }
 
 TEST(NnGradTest, BiasAddGradSecondOrderInBothFormats) {

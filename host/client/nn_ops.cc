@@ -116,6 +116,18 @@ BiasAdd::BiasAdd(const Scope& scope, Input value, Input bias, const Attrs& attrs
   output = internal::FirstOutput(operation);
 }
 
+BiasAddV1::BiasAddV1(const Scope& scope, Input value, Input bias) {
+  if (!scope.ok()) return;
+  Output v = AsNodeOut(scope, value);
+  Output b = AsNodeOut(scope, bias);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "BiasAddV1");
+  DataType t = builder.CommonType("T", {v, b});
+  builder.Input(v).Input(b).AttrType("T", t);
+  operation = builder.Finalize({t});
+  output = internal::FirstOutput(operation);
+}
+
 BiasAddGrad::BiasAddGrad(const Scope& scope, Input out_backprop, const Attrs& attrs) {
   if (!scope.ok()) return;
   Output in = AsNodeOut(scope, out_backprop);

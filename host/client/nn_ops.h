@@ -59,11 +59,13 @@ inline constexpr char kRelu6[] = "Relu6";
 inline constexpr char kElu[] = "Elu";
 inline constexpr char kSelu[] = "Selu";
 inline constexpr char kSoftplus[] = "Softplus";
+inline constexpr char kSoftsign[] = "Softsign";
 inline constexpr char kReluGrad[] = "ReluGrad";
 inline constexpr char kRelu6Grad[] = "Relu6Grad";
 inline constexpr char kEluGrad[] = "EluGrad";
 inline constexpr char kSeluGrad[] = "SeluGrad";
 inline constexpr char kSoftplusGrad[] = "SoftplusGrad";
+inline constexpr char kSoftsignGrad[] = "SoftsignGrad";
 inline constexpr char kSigmoidGrad[] = "SigmoidGrad";
 inline constexpr char kTanhGrad[] = "TanhGrad";
 
@@ -79,6 +81,8 @@ using Elu = internal::Activation<internal::kElu>;
 using Selu = internal::Activation<internal::kSelu>;
 // log(exp(features) + 1), computed without overflow. Attr T.
 using Softplus = internal::Activation<internal::kSoftplus>;
+// features / (|features| + 1). Attr T.
+using Softsign = internal::Activation<internal::kSoftsign>;
 
 // gradients where features > 0, else 0. Attr T.
 using ReluGrad = internal::ActivationGrad<internal::kReluGrad>;
@@ -90,6 +94,8 @@ using EluGrad = internal::ActivationGrad<internal::kEluGrad>;
 using SeluGrad = internal::ActivationGrad<internal::kSeluGrad>;
 // SoftplusGrad(gradients, features) = gradients * sigmoid(features). Attr T.
 using SoftplusGrad = internal::ActivationGrad<internal::kSoftplusGrad>;
+// SoftsignGrad(gradients, features) = gradients / (|features| + 1)^2. Attr T.
+using SoftsignGrad = internal::ActivationGrad<internal::kSoftsignGrad>;
 // SigmoidGrad(y, dy) = dy * y * (1 - y) for y = sigmoid(x). Attr T.
 using SigmoidGrad = internal::UnaryGrad<internal::kSigmoidGrad>;
 // TanhGrad(y, dy) = dy * (1 - y * y) for y = tanh(x). Attr T.
@@ -149,6 +155,16 @@ class BiasAdd {
   BiasAdd(const Scope& scope, Input value, Input bias);
   BiasAdd(const Scope& scope, Input value, Input bias, const Attrs& attrs);
   static Attrs DataFormat(std::string x) { return Attrs().DataFormat(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// value + bias, the bias (a vector) added along the last dimension: BiasAdd without data_format.
+// Attr T.
+class BiasAddV1 {
+ public:
+  BiasAddV1(const Scope& scope, Input value, Input bias);
   operator Output() const { return output; }
   Operation operation;
   Output output;

@@ -21,12 +21,13 @@ TEST(NnOpsTest, Activations) {
   EXPECT_EQ(ops::Elu(root, x).activations.type(), DT_FLOAT);
   EXPECT_EQ(ops::Selu(root, x).activations.type(), DT_FLOAT);
   EXPECT_EQ(ops::Softplus(root, x).activations.type(), DT_FLOAT);
+  EXPECT_EQ(ops::Softsign(root, x).activations.type(), DT_FLOAT);
   EXPECT_EQ(ops::Softmax(root, x).softmax.type(), DT_FLOAT);
   EXPECT_EQ(ops::LogSoftmax(root, x).logsoftmax.type(), DT_FLOAT);
   EXPECT_EQ(ops::L2Loss(root, x).output.type(), DT_FLOAT);
   tensorflow::GraphDef def = GraphOf(root);
-  for (const char* op :
-       {"Relu", "Relu6", "Elu", "Selu", "Softplus", "Softmax", "LogSoftmax", "L2Loss"}) {
+  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "Softmax",
+                         "LogSoftmax", "L2Loss"}) {
     EXPECT_TRUE(NodeEquals(def, op,
                            absl::StrCat("name: '", op, "' op: '", op, "' input: 'x' ",
                                         "attr { key: 'T' value { type: DT_FLOAT } }")));
@@ -42,10 +43,12 @@ TEST(NnOpsTest, ActivationGradients) {
   ops::EluGrad(root, g, x);
   ops::SeluGrad(root, g, x);
   ops::SoftplusGrad(root, g, x);
+  ops::SoftsignGrad(root, g, x);
   EXPECT_EQ(ops::SigmoidGrad(root, x, g).z.type(), DT_DOUBLE);
   ops::TanhGrad(root, x, g);
   tensorflow::GraphDef def = GraphOf(root);
-  for (const char* op : {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad"}) {
+  for (const char* op :
+       {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "SoftsignGrad"}) {
     EXPECT_TRUE(NodeEquals(def, op,
                            absl::StrCat("name: '", op, "' op: '", op, "' input: 'g' input: 'x' ",
                                         "attr { key: 'T' value { type: DT_DOUBLE } }")));
@@ -168,6 +171,29 @@ TEST(NnOpsTest, BiasAddAndItsGradient) {
       value { s: "NCHW" }
     }
   )pb"));
+}
+
+TEST(NnOpsTest, BiasAddV1) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_DOUBLE);
+  EXPECT_EQ(ops::BiasAddV1(root.WithOpName("v1"), x, b).output.type(), DT_DOUBLE);
+  EXPECT_TRUE(NodeEquals(GraphOf(root), "v1", R"pb(
+    name: "v1"
+    op: "BiasAddV1"
+    input: "x"
+    input: "b"
+    attr {
+      key: "T"
+      value { type: DT_DOUBLE }
+    }
+  )pb"));
+  Scope mixed = Scope::NewRootScope();
+  ops::BiasAddV1(mixed.WithOpName("m"), ops::Placeholder(mixed.WithOpName("f"), DT_FLOAT), {1.0});
+  EXPECT_EQ(mixed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(mixed.status().message()),
+              HasSubstr("while building node 'm' (BiasAddV1): inconsistent values for attr 'T': "
+                        "input 0 is float but input 1 is double"));
 }
 
 TEST(NnOpsTest, CrossEntropyLossesHaveTwoOutputs) {

@@ -1,7 +1,7 @@
 // TensorFlow's array ops: Const, Identity, placeholders, Reshape, Shape, ExpandDims, Squeeze,
 // ConcatV2, Fill, ZerosLike, OnesLike, Pack, the identity family (IdentityN, StopGradient,
-// Snapshot), Size, Rank, BroadcastGradientArgs, Where and Range, with their shape functions;
-// then the slicing and reshaping groups (array_slice_ops.cc, array_transform_ops.cc).
+// Snapshot), Size, Rank, BroadcastGradientArgs, Where, Range and CheckNumerics, with their shape
+// functions; then the slicing and reshaping groups (array_slice_ops.cc, array_transform_ops.cc).
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -547,6 +547,15 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                           kInt64, TSR_DTYPE_UINT16, TSR_DTYPE_UINT32},
                                          kInt32)
                                .SetShapeFn(RangeShape)));
+  // CheckNumerics: stateful, so that it is never folded away or merged with another check.
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("CheckNumerics")
+                                           .Input("tensor", "T")
+                                           .Output("output", "T")
+                                           .TypeAttr("T", {TSR_DTYPE_BFLOAT16, TSR_DTYPE_HALF,
+                                                           TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE})
+                                           .StringAttr("message")
+                                           .SetIsStateful()
+                                           .SetShapeFn(UnchangedShape)));
   RETURN_IF_ERROR(RegisterArraySliceOps(registry));
   return RegisterArrayTransformOps(registry);
 }

@@ -321,6 +321,38 @@ TEST_F(ArrayOpsTest, WhereGivesOneRowPerTrueElement) {
   EXPECT_EQ(ops_->Find("Where")->op_def.attr(0).default_value().type(), tensorflow::DT_BOOL);
 }
 
+TEST_F(ArrayOpsTest, CheckNumericsIsStatefulAndKeepsTheShape) {
+  constexpr char kAttrs[] = R"pb(attr {
+                                   key: "T"
+                                   value { type: DT_DOUBLE }
+                                 }
+                                 attr {
+                                   key: "message"
+                                   value { s: "logits" }
+                                 })pb";
+  auto out = InferShapes(*ops_, "CheckNumerics", kAttrs, {PartialShape({-1, 3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 3})));
+  const tensorflow::OpDef& def = ops_->Find("CheckNumerics")->op_def;
+  EXPECT_TRUE(def.is_stateful());
+  EXPECT_EQ(def.input_arg(0).name(), "tensor");
+  EXPECT_EQ(def.output_arg(0).name(), "output");
+  ASSERT_EQ(def.attr_size(), 2);
+  EXPECT_EQ(def.attr(1).name(), "message");
+  EXPECT_EQ(def.attr(1).type(), "string");
+  out = InferShapes(*ops_, "CheckNumerics",
+                    R"pb(attr {
+                           key: "T"
+                           value { type: DT_INT32 }
+                         }
+                         attr {
+                           key: "message"
+                           value { s: "" }
+                         })pb",
+                    {PartialShape({2})});
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+}
+
 TEST_F(ArrayOpsTest, RangeLengthFromConstants) {
   Tensor start = Tensor::Scalar<int32_t>(2);
   Tensor limit = Tensor::Scalar<int32_t>(11);

@@ -1,5 +1,5 @@
-// Tests of the convolution ops' definitions and shape functions, and of BatchMatMulV2's
-// (defined with the math ops).
+// Tests of the convolution ops' definitions and shape functions, and of those of BatchMatMul,
+// BatchMatMulV2 and BatchMatMulV3 (defined with the math ops).
 #include <limits>
 #include <string>
 #include <vector>
@@ -366,6 +366,54 @@ TEST_F(ConvOpsTest, BatchMatMulV2BroadcastsBatchDimensions) {
   ExpectError(InferShapes(*ops_, "BatchMatMulV2", BatchMatMulAttrs(false, false),
                           {PartialShape({4}), PartialShape({4, 6})}),
               "shape must be at least rank 2 but is rank 1 (input 0)");
+}
+
+TEST_F(ConvOpsTest, BatchMatMulMergesBatchDimensions) {
+  EXPECT_THAT(AttrNames("BatchMatMul"), ElementsAre("T", "adj_x", "adj_y", "grad_x", "grad_y"));
+  EXPECT_EQ(Def("BatchMatMul").output_arg(0).name(), "output");
+  auto out = InferShapes(*ops_, "BatchMatMul", BatchMatMulAttrs(false, false),
+                         {PartialShape({2, -1, 3, 4}), PartialShape({-1, 5, 4, 6})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 5, 3, 6})));
+  out = InferShapes(*ops_, "BatchMatMul", BatchMatMulAttrs(true, true),
+                    {PartialShape({7, 4, 3}), PartialShape({7, 6, -1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({7, 3, 6})));
+  // No broadcasting: batch dimensions of 1 and of different ranks do not match.
+  EXPECT_FALSE(InferShapes(*ops_, "BatchMatMul", BatchMatMulAttrs(false, false),
+                           {PartialShape({2, 1, 3, 4}), PartialShape({2, 5, 4, 6})})
+                   .ok());
+  auto ranks = InferShapes(*ops_, "BatchMatMul", BatchMatMulAttrs(false, false),
+                           {PartialShape({2, 3, 4}), PartialShape({4, 6})});
+  EXPECT_EQ(ranks.status().code(), absl::StatusCode::kInvalidArgument);
+  ExpectError(InferShapes(*ops_, "BatchMatMul", BatchMatMulAttrs(false, false),
+                          {PartialShape({2, 3, 4}), PartialShape({2, 5, 6})}),
+              "dimensions must be equal, but are 4 and 5");
+  ExpectError(InferShapes(*ops_, "BatchMatMul", BatchMatMulAttrs(false, false),
+                          {PartialShape({4}), PartialShape({4, 6})}),
+              "shape must be at least rank 2 but is rank 1 (input 0)");
+}
+
+TEST_F(ConvOpsTest, BatchMatMulV3HasThreeTypesAndBroadcasts) {
+  EXPECT_THAT(AttrNames("BatchMatMulV3"),
+              ElementsAre("Ta", "Tb", "Tout", "adj_x", "adj_y", "grad_x", "grad_y"));
+  const std::string attrs =
+      "attr { key: 'Ta' value { type: DT_INT8 } } attr { key: 'Tb' value { type: DT_INT8 } } "
+      "attr { key: 'Tout' value { type: DT_INT32 } }";
+  auto out = InferShapes(*ops_, "BatchMatMulV3", attrs,
+                         {PartialShape({2, 1, 3, 4}), PartialShape({5, 4, 6})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 5, 3, 6})));
+  ExpectError(InferShapes(*ops_, "BatchMatMulV3", attrs,
+                          {PartialShape({2, 3, 4}), PartialShape({3, 4, 6})}),
+              "Incompatible shapes: [2] vs. [3]");
+  // uint8 operands are allowed, a uint8 output is not.
+  auto uint8_out = InferShapes(
+      *ops_, "BatchMatMulV3",
+      "attr { key: 'Ta' value { type: DT_UINT8 } } attr { key: 'Tb' value { type: DT_UINT8 } } "
+      "attr { key: 'Tout' value { type: DT_UINT8 } }",
+      {PartialShape({2, 2}), PartialShape({2, 2})});
+  EXPECT_THAT(std::string(uint8_out.status().message()), HasSubstr("is not in the allowed list"));
 }
 
 }  // namespace

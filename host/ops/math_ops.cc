@@ -1,5 +1,6 @@
-// TensorFlow's math ops: element-wise unary and binary ops, comparisons, logical ops, AddN,
-// Select, MatMul, reductions, ArgMax/ArgMin, Cumsum and Cast.
+// TensorFlow's math ops: element-wise unary and binary ops (trigonometric and hyperbolic ones,
+// IsNan/IsInf/IsFinite, Atan2, Rint), comparisons, logical ops, AddN, Select, MatMul, reductions,
+// ArgMax/ArgMin, Cumsum and Cumprod, ClipByValue, LinSpace, Bucketize and Cast.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -283,6 +284,20 @@ OpDefBuilder Select(const char* name, ShapeFn shape_fn) {
   return builder;
 }
 
+// Cumsum, Cumprod: running sums or products along `axis`.
+OpDefBuilder Scan(const char* name) {
+  OpDefBuilder builder(name);
+  builder.Input("x", "T")
+      .Input("axis", "Tidx")
+      .BoolAttr("exclusive", false)
+      .BoolAttr("reverse", false)
+      .Output("out", "T")
+      .TypeAttr("T", NumberTypes())
+      .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
+      .SetShapeFn(UnchangedShape);
+  return builder;
+}
+
 absl::Status RegisterDivisionAndPowerOps(OpRegistry* registry) {
   for (const char* name : {"Div", "FloorDiv", "TruncateDiv"}) {
     RETURN_IF_ERROR(RegisterOp(registry, Binary(name, BinaryMoreTypes())));
@@ -335,15 +350,168 @@ absl::Status RegisterMoreReductionOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterOp(registry, LogicalReduction("Any")));
   RETURN_IF_ERROR(RegisterOp(registry, ArgOp("ArgMax")));
   RETURN_IF_ERROR(RegisterOp(registry, ArgOp("ArgMin")));
-  return RegisterOp(registry, OpDefBuilder("Cumsum")
+  return RegisterOp(registry, Scan("Cumsum"));
+}
+
+// x -> bool of the same shape: IsNan, IsInf, IsFinite.
+OpDefBuilder FloatPredicate(const char* name) {
+  OpDefBuilder builder(name);
+  builder.Input("x", "T")
+      .Output("y", kBool)
+      .TypeAttr("T", UnaryRealTypes())
+      .SetShapeFn(UnchangedShape);
+  return builder;
+}
+
+absl::Status RegisterTrigonometricOps(OpRegistry* registry) {
+  for (const char* name : {"Sin", "Cos", "Sinh", "Cosh"}) {
+    RETURN_IF_ERROR(RegisterOp(registry, Unary(name, UnaryComplexTypes())));
+  }
+  for (const char* name : {"Tan", "Asin", "Acos", "Atan"}) {
+    RETURN_IF_ERROR(RegisterOp(registry, Unary(name, UnaryTypes())));
+  }
+  for (const char* name : {"IsNan", "IsInf", "IsFinite"}) {
+    RETURN_IF_ERROR(RegisterOp(registry, FloatPredicate(name)));
+  }
+  RETURN_IF_ERROR(RegisterOp(registry, Unary("Rint", UnaryRealTypes())));
+  // Atan2(y, x): the angle of the point (x, y); TensorFlow names the first input y.
+  return RegisterOp(registry, OpDefBuilder("Atan2")
+                                  .Input("y", "T")
                                   .Input("x", "T")
-                                  .Input("axis", "Tidx")
-                                  .BoolAttr("exclusive", false)
-                                  .BoolAttr("reverse", false)
-                                  .Output("out", "T")
-                                  .TypeAttr("T", NumberTypes())
-                                  .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
+                                  .Output("z", "T")
+                                  .TypeAttr("T", UnaryRealTypes())
+                                  .SetShapeFn(BroadcastBinaryOpShape));
+}
+
+// LinSpace: start, stop and num are scalars; a constant num gives the output's length.
+absl::Status LinSpaceShape(ShapeInferenceContext& ctx) {
+  static constexpr const char* kNames[] = {"start", "stop", "num"};
+  for (int i = 0; i < 3; ++i) {
+    const PartialShape& shape = ctx.input(i);
+    if (shape.rank_known() && shape.rank() != 0) {
+      return ctx.Error(absl::StrCat("shape must be rank 0 but is rank ", shape.rank(), " for '",
+                                    kNames[i], "' (input ", i, ")"));
+    }
+  }
+  std::vector<int64_t> num;
+  bool known = false;
+  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(2, &num));
+  if (!known || num.size() != 1) {
+    ctx.set_output(0, PartialShape({kUnknownDim}));
+    return absl::OkStatus();
+  }
+  if (num[0] <= 0) return ctx.Error(absl::StrCat("Requires num > 0: ", num[0]));
+  ctx.set_output(0, PartialShape({num[0]}));
+  return absl::OkStatus();
+}
+
+absl::Status RegisterClipAndSequenceOps(OpRegistry* registry) {
+  RETURN_IF_ERROR(RegisterOp(registry, Scan("Cumprod")));
+  // The kernel checks that the bounds are scalars or of t's shape.
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ClipByValue")
+                                           .Input("t", "T")
+                                           .Input("clip_value_min", "T")
+                                           .Input("clip_value_max", "T")
+                                           .Output("output", "T")
+                                           .TypeAttr("T", NumberTypes())
+                                           .SetShapeFn(UnchangedShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("LinSpace")
+                                           .Input("start", "T")
+                                           .Input("stop", "T")
+                                           .Input("num", "Tidx")
+                                           .Output("output", "T")
+                                           .TypeAttr("T", UnaryRealTypes())
+                                           .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(LinSpaceShape)));
+  tensorflow::OpDef::AttrDef boundaries;
+  boundaries.set_name("boundaries");
+  boundaries.set_type("list(float)");
+  return RegisterOp(registry, OpDefBuilder("Bucketize")
+                                  .Input("input", "T")
+                                  .Output("output", kInt32)
+                                  .TypeAttr("T", {kInt32, kInt64, kFloat, kDouble})
+                                  .Attr(boundaries)
                                   .SetShapeFn(UnchangedShape));
+}
+
+// BatchMatMulV2, BatchMatMulV3: [..., r, c] matrices whose batch dimensions broadcast.
+absl::Status BatchMatMulV2Shape(ShapeInferenceContext& ctx) {
+  PartialShape x;
+  PartialShape y;
+  ASSIGN_OR_RETURN(x, ctx.WithRankAtLeast(0, 2));
+  ASSIGN_OR_RETURN(y, ctx.WithRankAtLeast(1, 2));
+  if (!x.rank_known() || !y.rank_known()) return absl::OkStatus();
+  bool adj_x = false;
+  bool adj_y = false;
+  RETURN_IF_ERROR(ctx.GetAttr("adj_x", &adj_x));
+  RETURN_IF_ERROR(ctx.GetAttr("adj_y", &adj_y));
+  RETURN_IF_ERROR(ctx.MergeDims(x.dim(adj_x ? -2 : -1), y.dim(adj_y ? -1 : -2)).status());
+  const PartialShape x_batch = x.Subshape(0, -2);
+  const PartialShape y_batch = y.Subshape(0, -2);
+  absl::StatusOr<PartialShape> batch = PartialShape::Broadcast(x_batch, y_batch);
+  if (!batch.ok()) {
+    return ctx.Error(
+        absl::StrCat("Incompatible shapes: ", x_batch.ToString(), " vs. ", y_batch.ToString()));
+  }
+  ctx.set_output(
+      0, batch->Concatenate(PartialShape({x.dim(adj_x ? -1 : -2), y.dim(adj_y ? -2 : -1)})));
+  return absl::OkStatus();
+}
+
+// BatchMatMul (the first version): the batch dimensions do not broadcast but merge.
+absl::Status BatchMatMulShape(ShapeInferenceContext& ctx) {
+  PartialShape x;
+  PartialShape y;
+  ASSIGN_OR_RETURN(x, ctx.WithRankAtLeast(0, 2));
+  ASSIGN_OR_RETURN(y, ctx.WithRankAtLeast(1, 2));
+  if (!x.rank_known() || !y.rank_known()) return absl::OkStatus();
+  bool adj_x = false;
+  bool adj_y = false;
+  RETURN_IF_ERROR(ctx.GetAttr("adj_x", &adj_x));
+  RETURN_IF_ERROR(ctx.GetAttr("adj_y", &adj_y));
+  PartialShape batch;
+  ASSIGN_OR_RETURN(batch, ctx.MergeShapes(x.Subshape(0, -2), y.Subshape(0, -2)));
+  RETURN_IF_ERROR(ctx.MergeDims(x.dim(adj_x ? -2 : -1), y.dim(adj_y ? -1 : -2)).status());
+  ctx.set_output(0,
+                 batch.Concatenate(PartialShape({x.dim(adj_x ? -1 : -2), y.dim(adj_y ? -2 : -1)})));
+  return absl::OkStatus();
+}
+
+OpDefBuilder& BatchMatMulAttrs(OpDefBuilder& builder) {
+  builder.BoolAttr("adj_x", false)
+      .BoolAttr("adj_y", false)
+      .BoolAttr("grad_x", false)
+      .BoolAttr("grad_y", false);
+  return builder;
+}
+
+absl::Status RegisterBatchMatMulOps(OpRegistry* registry) {
+  OpDefBuilder v1("BatchMatMul");
+  v1.Input("x", "T")
+      .Input("y", "T")
+      .Output("output", "T")
+      .TypeAttr("T", {kBfloat16, kHalf, kFloat, kDouble, kInt32, kInt64, kComplex64, kComplex128});
+  RETURN_IF_ERROR(RegisterOp(registry, BatchMatMulAttrs(v1).SetShapeFn(BatchMatMulShape)));
+  OpDefBuilder v2("BatchMatMulV2");
+  v2.Input("x", "T")
+      .Input("y", "T")
+      .Output("output", "T")
+      .TypeAttr("T", {kBfloat16, kHalf, kFloat, kDouble, kInt16, kInt32, kInt64, kUint8, kUint16,
+                      kUint32, kUint64, kComplex64, kComplex128});
+  RETURN_IF_ERROR(RegisterOp(registry, BatchMatMulAttrs(v2).SetShapeFn(BatchMatMulV2Shape)));
+  // BatchMatMulV3: x, y and the output each have their own type.
+  const std::vector<DataType> operand_types = {kBfloat16, kHalf,      kFloat,     kDouble,
+                                               kUint8,    kInt8,      kInt16,     kInt32,
+                                               kInt64,    kComplex64, kComplex128};
+  OpDefBuilder v3("BatchMatMulV3");
+  v3.Input("x", "Ta")
+      .Input("y", "Tb")
+      .Output("output", "Tout")
+      .TypeAttr("Ta", operand_types)
+      .TypeAttr("Tb", operand_types)
+      .TypeAttr("Tout", {kBfloat16, kHalf, kFloat, kDouble, kInt16, kInt32, kInt64, kComplex64,
+                         kComplex128});
+  return RegisterOp(registry, BatchMatMulAttrs(v3).SetShapeFn(BatchMatMulV2Shape));
 }
 
 }  // namespace
@@ -403,6 +571,8 @@ absl::Status RegisterMathOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterMoreReductionOps(registry));
   RETURN_IF_ERROR(RegisterDivisionAndPowerOps(registry));
   RETURN_IF_ERROR(RegisterMoreUnaryOps(registry));
+  RETURN_IF_ERROR(RegisterTrigonometricOps(registry));
+  RETURN_IF_ERROR(RegisterClipAndSequenceOps(registry));
   RETURN_IF_ERROR(RegisterAddNAndSelectOps(registry));
 
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Cast")
@@ -413,42 +583,7 @@ absl::Status RegisterMathOps(OpRegistry* registry) {
                                            .BoolAttr("Truncate", false)
                                            .SetShapeFn(UnchangedShape)));
 
-  // BatchMatMulV2: [..., r, c] matrices whose batch dimensions broadcast.
-  RETURN_IF_ERROR(RegisterOp(
-      registry,
-      OpDefBuilder("BatchMatMulV2")
-          .Input("x", "T")
-          .Input("y", "T")
-          .Output("output", "T")
-          .TypeAttr("T", {kBfloat16, kHalf, kFloat, kDouble, kInt16, kInt32, kInt64, kUint8,
-                          kUint16, kUint32, kUint64, kComplex64, kComplex128})
-          .BoolAttr("adj_x", false)
-          .BoolAttr("adj_y", false)
-          .BoolAttr("grad_x", false)
-          .BoolAttr("grad_y", false)
-          .SetShapeFn([](ShapeInferenceContext& ctx) -> absl::Status {
-            PartialShape x;
-            PartialShape y;
-            ASSIGN_OR_RETURN(x, ctx.WithRankAtLeast(0, 2));
-            ASSIGN_OR_RETURN(y, ctx.WithRankAtLeast(1, 2));
-            if (!x.rank_known() || !y.rank_known()) return absl::OkStatus();
-            bool adj_x = false;
-            bool adj_y = false;
-            RETURN_IF_ERROR(ctx.GetAttr("adj_x", &adj_x));
-            RETURN_IF_ERROR(ctx.GetAttr("adj_y", &adj_y));
-            RETURN_IF_ERROR(ctx.MergeDims(x.dim(adj_x ? -2 : -1), y.dim(adj_y ? -1 : -2)).status());
-            const PartialShape x_batch = x.Subshape(0, -2);
-            const PartialShape y_batch = y.Subshape(0, -2);
-            absl::StatusOr<PartialShape> batch = PartialShape::Broadcast(x_batch, y_batch);
-            if (!batch.ok()) {
-              return ctx.Error(absl::StrCat("Incompatible shapes: ", x_batch.ToString(), " vs. ",
-                                            y_batch.ToString()));
-            }
-            ctx.set_output(0, batch->Concatenate(
-                                  PartialShape({x.dim(adj_x ? -1 : -2), y.dim(adj_y ? -2 : -1)})));
-            return absl::OkStatus();
-          })));
-  return absl::OkStatus();
+  return RegisterBatchMatMulOps(registry);
 }
 
 }  // namespace tessera

@@ -671,5 +671,184 @@ TEST_F(MathOpsTest, CumsumKeepsTheShape) {
   EXPECT_EQ(def.attr(3).default_value().type(), tensorflow::DT_INT32);
 }
 
+// ---- Trigonometric and hyperbolic ops, IsNan/IsInf/IsFinite, Rint, Atan2 ------------------
+
+TEST_F(MathOpsTest, TrigonometricOpsKeepTheShape) {
+  for (const char* op : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Rint"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({-1, 7})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 7}))) << op;
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    EXPECT_EQ(def.input_arg(0).name(), "x") << op;
+    EXPECT_EQ(def.output_arg(0).name(), "y") << op;
+  }
+  struct Case {
+    const char* op;
+    const char* type;
+    bool allowed;
+  };
+  // Sin, Cos, Sinh, Cosh: floating and complex; Tan, Asin, Acos, Atan: also signed integers;
+  // Rint: floating only.
+  const std::vector<Case> cases = {
+      {"Sin", "DT_COMPLEX64", true},   {"Sin", "DT_INT32", false},
+      {"Cos", "DT_DOUBLE", true},      {"Cosh", "DT_INT64", false},
+      {"Sinh", "DT_COMPLEX128", true}, {"Tan", "DT_INT32", true},
+      {"Asin", "DT_INT8", true},       {"Acos", "DT_COMPLEX64", true},
+      {"Atan", "DT_UINT8", false},     {"Rint", "DT_HALF", true},
+      {"Rint", "DT_INT32", false},     {"Rint", "DT_COMPLEX64", false},
+  };
+  for (const Case& c : cases) {
+    auto out = InferShapes(*ops_, c.op, TypeAttr(c.type), {PartialShape({2})});
+    EXPECT_EQ(out.ok(), c.allowed) << c.op << " " << c.type << ": " << out.status();
+    if (!c.allowed) {
+      EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+    }
+  }
+}
+
+TEST_F(MathOpsTest, FloatPredicatesGiveBoolOfTheSameShape) {
+  for (const char* op : {"IsNan", "IsInf", "IsFinite"}) {
+    auto out = InferShapes(*ops_, op, kFloat, {PartialShape({3, -1})});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({3, -1}))) << op;
+    const tensorflow::OpDef& def = ops_->Find(op)->op_def;
+    EXPECT_EQ(def.input_arg(0).name(), "x") << op;
+    EXPECT_EQ(def.output_arg(0).name(), "y") << op;
+    EXPECT_EQ(def.output_arg(0).type(), tensorflow::DT_BOOL) << op;
+    EXPECT_TRUE(InferShapes(*ops_, op, TypeAttr("DT_BFLOAT16"), {PartialShape({1})}).ok()) << op;
+    out = InferShapes(*ops_, op, TypeAttr("DT_INT32"), {PartialShape({1})});
+    EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list")) << op;
+  }
+}
+
+TEST_F(MathOpsTest, Atan2TakesYThenXAndBroadcasts) {
+  auto out = InferShapes(*ops_, "Atan2", kFloat, {PartialShape({2, 1, 3}), PartialShape({4, 1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 4, 3})));
+  const tensorflow::OpDef& def = ops_->Find("Atan2")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "y");
+  EXPECT_EQ(def.input_arg(1).name(), "x");
+  EXPECT_EQ(def.output_arg(0).name(), "z");
+  EXPECT_FALSE(def.is_commutative());
+  out = InferShapes(*ops_, "Atan2", kFloat, {PartialShape({2}), PartialShape({3})});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(out.status().message()),
+              HasSubstr("Atan2: incompatible shapes for broadcasting: [2] and [3]"));
+  out = InferShapes(*ops_, "Atan2", TypeAttr("DT_INT32"), {PartialShape({1}), PartialShape({1})});
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+}
+
+// ---- Cumprod, ClipByValue, LinSpace, Bucketize ----------------------------------------------
+
+TEST_F(MathOpsTest, CumprodIsCumsumsTwin) {
+  auto out = InferShapes(*ops_, "Cumprod", kFloat, {PartialShape({-1, 4}), PartialShape::Scalar()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 4})));
+  const tensorflow::OpDef& def = ops_->Find("Cumprod")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "x");
+  EXPECT_EQ(def.input_arg(1).name(), "axis");
+  EXPECT_EQ(def.output_arg(0).name(), "out");
+  ASSERT_EQ(def.attr_size(), 4);
+  EXPECT_EQ(def.attr(0).name(), "exclusive");
+  EXPECT_FALSE(def.attr(0).default_value().b());
+  EXPECT_EQ(def.attr(1).name(), "reverse");
+  EXPECT_FALSE(def.attr(1).default_value().b());
+  EXPECT_EQ(def.attr(3).name(), "Tidx");
+  EXPECT_EQ(def.attr(3).default_value().type(), tensorflow::DT_INT32);
+  EXPECT_TRUE(InferShapes(*ops_, "Cumprod", TypeAttr("DT_COMPLEX64"),
+                          {PartialShape({2}), PartialShape::Scalar()})
+                  .ok());
+}
+
+TEST_F(MathOpsTest, ClipByValueKeepsTheShapeOfT) {
+  auto out = InferShapes(*ops_, "ClipByValue", kFloat,
+                         {PartialShape({2, -1}), PartialShape::Scalar(), PartialShape({2, 3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, -1})));
+  const tensorflow::OpDef& def = ops_->Find("ClipByValue")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "t");
+  EXPECT_EQ(def.input_arg(1).name(), "clip_value_min");
+  EXPECT_EQ(def.input_arg(2).name(), "clip_value_max");
+  EXPECT_EQ(def.output_arg(0).name(), "output");
+  EXPECT_TRUE(InferShapes(*ops_, "ClipByValue", TypeAttr("DT_UINT16"),
+                          {PartialShape({1}), PartialShape({1}), PartialShape({1})})
+                  .ok());
+  out = InferShapes(*ops_, "ClipByValue", TypeAttr("DT_BOOL"),
+                    {PartialShape({1}), PartialShape({1}), PartialShape({1})});
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+}
+
+TEST_F(MathOpsTest, LinSpaceLengthFromAConstantNum) {
+  const std::vector<PartialShape> scalars(3, PartialShape::Scalar());
+  auto out = InferShapes(*ops_, "LinSpace", kFloat, scalars);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1})));
+  Tensor num = Tensor::Scalar<int32_t>(5);
+  out = InferShapes(*ops_, "LinSpace", kFloat, scalars, {nullptr, nullptr, &num});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({5})));
+  Tensor num64 = Tensor::Scalar<int64_t>(7);
+  out = InferShapes(*ops_, "LinSpace",
+                    absl::StrCat(TypeAttr("DT_DOUBLE"),
+                                 " attr { key: 'Tidx' value { type: "
+                                 "DT_INT64 } }"),
+                    scalars, {nullptr, nullptr, &num64});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({7})));
+  const tensorflow::OpDef& def = ops_->Find("LinSpace")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "start");
+  EXPECT_EQ(def.input_arg(1).name(), "stop");
+  EXPECT_EQ(def.input_arg(2).name(), "num");
+  EXPECT_EQ(def.attr(1).name(), "Tidx");
+  EXPECT_EQ(def.attr(1).default_value().type(), tensorflow::DT_INT32);
+  out = InferShapes(*ops_, "LinSpace", TypeAttr("DT_INT32"), scalars);
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not in the allowed list"));
+}
+
+TEST_F(MathOpsTest, LinSpaceRejectsNonScalarsAndNonPositiveNum) {
+  const std::vector<PartialShape> scalars(3, PartialShape::Scalar());
+  Tensor zero = Tensor::Scalar<int32_t>(0);
+  auto out = InferShapes(*ops_, "LinSpace", kFloat, scalars, {nullptr, nullptr, &zero});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("LinSpace: Requires num > 0: 0"));
+  const char* names[] = {"start", "stop", "num"};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<PartialShape> inputs = scalars;
+    inputs[i] = PartialShape({2});
+    out = InferShapes(*ops_, "LinSpace", kFloat, inputs);
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << i;
+    EXPECT_THAT(std::string(out.status().message()),
+                HasSubstr(absl::StrCat("LinSpace: shape must be rank 0 but is rank 1 for '",
+                                       names[i], "' (input ", i, ")")))
+        << i;
+  }
+}
+
+TEST_F(MathOpsTest, BucketizeGivesInt32OfTheSameShape) {
+  constexpr char kAttrs[] = R"pb(attr {
+                                   key: "T"
+                                   value { type: DT_DOUBLE }
+                                 }
+                                 attr {
+                                   key: "boundaries"
+                                   value { list { f: 0 f: 10 } }
+                                 })pb";
+  auto out = InferShapes(*ops_, "Bucketize", kAttrs, {PartialShape({-1, 3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 3})));
+  const tensorflow::OpDef& def = ops_->Find("Bucketize")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "input");
+  EXPECT_EQ(def.output_arg(0).name(), "output");
+  EXPECT_EQ(def.output_arg(0).type(), tensorflow::DT_INT32);
+  ASSERT_EQ(def.attr_size(), 2);
+  EXPECT_EQ(def.attr(1).name(), "boundaries");
+  EXPECT_EQ(def.attr(1).type(), "list(float)");
+  EXPECT_FALSE(def.attr(1).has_default_value());
+  // The attr has no default: a node without it is refused.
+  out = InferShapes(*ops_, "Bucketize", kFloat, {PartialShape({2})});
+  EXPECT_FALSE(out.ok());
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("boundaries"));
+}
+
 }  // namespace
 }  // namespace tessera

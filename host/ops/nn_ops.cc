@@ -1,6 +1,6 @@
-// TensorFlow's neural-network ops: activations and their gradients, BiasAdd(Grad), softmax and
-// the cross-entropy losses, L2Loss, LRN(Grad), MaxPool/AvgPool and their gradients, and
-// FusedBatchNormV3 with its gradient.
+// TensorFlow's neural-network ops: activations and their gradients, BiasAdd, BiasAddV1 (BiasAdd
+// without data_format), BiasAddGrad, softmax and the cross-entropy losses, L2Loss, LRN(Grad),
+// MaxPool/AvgPool and their gradients, and FusedBatchNormV3 with its gradient.
 #include <string>
 #include <vector>
 
@@ -25,8 +25,9 @@ std::vector<DataType> FloatingTypes() { return {kHalf, kBfloat16, kFloat, kDoubl
 // ---- Shape functions -------------------------------------------------------------------------
 
 absl::Status BiasAddShape(ShapeInferenceContext& ctx) {
-  std::string data_format;
-  RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
+  // BiasAddV1 has no data_format: its channel is the last dimension.
+  std::string data_format = "NHWC";
+  if (ctx.attr("data_format") != nullptr) RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
   const bool nchw = data_format == "NCHW";
   PartialShape input;
   ASSIGN_OR_RETURN(input, ctx.WithRankAtLeast(0, nchw ? 3 : 2));
@@ -382,6 +383,9 @@ absl::Status RegisterActivationOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterOp(registry, Activation("Softplus", FloatingTypes())));
   RETURN_IF_ERROR(
       RegisterOp(registry, ActivationGrad("SoftplusGrad", "features", FloatingTypes())));
+  RETURN_IF_ERROR(RegisterOp(registry, Activation("Softsign", FloatingTypes())));
+  RETURN_IF_ERROR(
+      RegisterOp(registry, ActivationGrad("SoftsignGrad", "features", FloatingTypes())));
   RETURN_IF_ERROR(RegisterOp(registry, UnaryGradient("SigmoidGrad")));
   return RegisterOp(registry, UnaryGradient("TanhGrad"));
 }
@@ -425,6 +429,12 @@ absl::Status RegisterBiasAndLrnOps(OpRegistry* registry) {
                                            .Input("value", "T")
                                            .Input("bias", "T")
                                            .StringAttr("data_format", "NHWC", {"NHWC", "NCHW"})
+                                           .Output("output", "T")
+                                           .SetShapeFn(BiasAddShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("BiasAddV1")
+                                           .Input("value", "T")
+                                           .Input("bias", "T")
+                                           .TypeAttr("T", NumberTypes())
                                            .Output("output", "T")
                                            .SetShapeFn(BiasAddShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("BiasAddGrad")

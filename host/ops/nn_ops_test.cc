@@ -53,7 +53,7 @@ std::string PoolAttrs(const std::string& padding, std::vector<int> ksize, std::v
 }
 
 TEST_F(NnOpsTest, ActivationsKeepTheShape) {
-  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "Softplus", "LeakyRelu"}) {
+  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "LeakyRelu"}) {
     auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, -1})});
     ASSERT_TRUE(out.ok()) << op << ": " << out.status();
     EXPECT_THAT(*out, ElementsAre(PartialShape({2, -1}))) << op;
@@ -69,11 +69,18 @@ TEST_F(NnOpsTest, ActivationsKeepTheShape) {
                                             })pb",
                          {PartialShape({2})});
   ExpectError(out, "not in the allowed list");
+  // So are Softsign's.
+  out = InferShapes(*ops_, "Softsign", R"pb(attr {
+                                              key: "T"
+                                              value { type: DT_INT32 }
+                                            })pb",
+                    {PartialShape({2})});
+  ExpectError(out, "not in the allowed list");
 }
 
 TEST_F(NnOpsTest, ActivationGradientsMergeTheirInputs) {
-  for (const char* op :
-       {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "LeakyReluGrad"}) {
+  for (const char* op : {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad",
+                         "SoftsignGrad", "LeakyReluGrad"}) {
     auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, -1}), PartialShape({-1, 3})});
     ASSERT_TRUE(out.ok()) << op << ": " << out.status();
     EXPECT_THAT(*out, ElementsAre(PartialShape({2, 3}))) << op;
@@ -83,6 +90,7 @@ TEST_F(NnOpsTest, ActivationGradientsMergeTheirInputs) {
   EXPECT_EQ(Def("EluGrad").input_arg(1).name(), "outputs");
   EXPECT_EQ(Def("SeluGrad").input_arg(1).name(), "outputs");
   EXPECT_EQ(Def("ReluGrad").input_arg(1).name(), "features");
+  EXPECT_EQ(Def("SoftsignGrad").input_arg(1).name(), "features");
   auto out = InferShapes(*ops_, "ReluGrad", kFloat, {PartialShape({2, 3}), PartialShape({2, 4})});
   ExpectError(out, "ReluGrad: dimension 1 in both shapes must be equal, but are 3 and 4");
 }
@@ -119,6 +127,21 @@ TEST_F(NnOpsTest, BiasAddMergesTheChannel) {
   out = InferShapes(*ops_, "BiasAdd", kFloat, {PartialShape({8}), PartialShape({5})});
   ExpectError(out, "shape must be at least rank 2 but is rank 1 (input 0)");
   EXPECT_EQ(Def("BiasAdd").attr(1).default_value().s(), "NHWC");
+}
+
+TEST_F(NnOpsTest, BiasAddV1HasNoDataFormatAndUsesTheLastDimension) {
+  auto out = InferShapes(*ops_, "BiasAddV1", kFloat, {PartialShape({8, 3, -1}), PartialShape({5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({8, 3, 5})));
+  ASSERT_EQ(Def("BiasAddV1").attr_size(), 1);
+  EXPECT_EQ(Def("BiasAddV1").attr(0).name(), "T");
+  EXPECT_EQ(Def("BiasAddV1").input_arg(0).name(), "value");
+  EXPECT_EQ(Def("BiasAddV1").input_arg(1).name(), "bias");
+  EXPECT_EQ(Def("BiasAddV1").output_arg(0).name(), "output");
+  out = InferShapes(*ops_, "BiasAddV1", kFloat, {PartialShape({8, 4}), PartialShape({5})});
+  ExpectError(out, "BiasAddV1: dimensions must be equal, but are 4 and 5");
+  out = InferShapes(*ops_, "BiasAddV1", kFloat, {PartialShape({8}), PartialShape({5})});
+  ExpectError(out, "shape must be at least rank 2 but is rank 1 (input 0)");
 }
 
 TEST_F(NnOpsTest, BiasAddGradIsAVectorOfTheChannel) {

@@ -1,5 +1,6 @@
-// Element-wise activations and activation gradients on CPU: Elu, Selu, LeakyRelu, Softplus and
-// ReluGrad, Relu6Grad, LeakyReluGrad, EluGrad, SeluGrad, SoftplusGrad, SigmoidGrad, TanhGrad,
+// Element-wise activations and activation gradients on CPU: Elu, Selu, LeakyRelu, Softplus,
+// Softsign and ReluGrad, Relu6Grad, LeakyReluGrad, EluGrad, SeluGrad, SoftplusGrad, SoftsignGrad,
+// SigmoidGrad, TanhGrad,
 // each a plain loop over the host's pool with TensorFlow's formulas.
 #include <cmath>
 #include <limits>
@@ -58,6 +59,14 @@ struct SoftplusFn {
   }
 };
 
+// x / (1 + |x|), evaluated as written, as TensorFlow does: an infinity gives NaN (inf / inf).
+struct SoftsignFn {
+  template <typename T>
+  T operator()(T x) const {
+    return x / (std::abs(x) + T(1));
+  }
+};
+
 // ---- Gradients: out = f(a, b) for the op's two inputs in order. ----
 
 // ReluGrad(gradients, features): TensorFlow multiplies, so a NaN gradient stays NaN.
@@ -100,6 +109,14 @@ struct SoftplusGradFn {
   template <typename T>
   T operator()(T g, T features) const {
     return g / (std::exp(-features) + T(1));
+  }
+};
+// SoftsignGrad(gradients, features) = gradients / (1 + |features|)^2.
+struct SoftsignGradFn {
+  template <typename T>
+  T operator()(T g, T features) const {
+    const T d = std::abs(features) + T(1);
+    return g / (d * d);
   }
 };
 // SigmoidGrad(y, dy) = dy * y * (1 - y); TanhGrad(y, dy) = dy * (1 - y * y).
@@ -221,6 +238,7 @@ Status RegisterActivationKernels(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<SeluFn, kExpCost>(registrar, "Selu")));
   TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<LeakyReluFn, kCheapCost>(registrar, "LeakyRelu")));
   TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<SoftplusFn, kExpCost>(registrar, "Softplus")));
+  TESSERA_SDK_RETURN_IF_ERROR((RegisterFloating<SoftsignFn, kCheapCost>(registrar, "Softsign")));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterRealGrad<ReluGradFn>(registrar, "ReluGrad"));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterRealGrad<Relu6GradFn>(registrar, "Relu6Grad"));
   TESSERA_SDK_RETURN_IF_ERROR(
@@ -229,6 +247,8 @@ Status RegisterActivationKernels(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<SeluGradFn, kCheapCost>(registrar, "SeluGrad")));
   TESSERA_SDK_RETURN_IF_ERROR(
       (RegisterFloatingGrad<SoftplusGradFn, kExpCost>(registrar, "SoftplusGrad")));
+  TESSERA_SDK_RETURN_IF_ERROR(
+      (RegisterFloatingGrad<SoftsignGradFn, kCheapCost>(registrar, "SoftsignGrad")));
   TESSERA_SDK_RETURN_IF_ERROR((RegisterFloatingGrad<SigmoidGradFn, kCheapCost, SizeRule::kSameCount>(
       registrar, "SigmoidGrad")));
   return RegisterFloatingGrad<TanhGradFn, kCheapCost, SizeRule::kSameCount>(registrar, "TanhGrad");

@@ -1,6 +1,7 @@
-// BatchMatMulV2 on CPU: [..., r, c] matrices whose batch dimensions broadcast. float and double
-// go through the GEMM layer (whole products spread over the host's pool, or cut into blocks when
-// there are fewer products than threads); int32 and int64 through plain loops per product.
+// BatchMatMulV2 and BatchMatMulV3 on CPU: [..., r, c] matrices whose batch dimensions broadcast;
+// BatchMatMul, whose operands have the same rank and batch dimensions. float and double go through
+// the GEMM layer (whole products spread over the host's pool, or cut into blocks when there are
+// fewer products than threads); int32 and int64 through plain loops per product.
 #include <algorithm>
 #include <type_traits>
 #include <vector>
@@ -61,11 +62,47 @@ bool PlanBatch(const TensorView& x, const TensorView& y, BatchPlan* plan) {
   return true;
 }
 
+// TensorFlow's BatchMatMul (the first version) does not broadcast: the operands have one rank and
+// the same batch dimensions.
+Status CheckSameBatch(const TensorView& x, const TensorView& y) {
+  if (x.rank() != y.rank()) {
+    return sdk::InvalidArgument("In[0] and In[1] has different ndims: ", x.shape().DebugString(),
+                                " vs. ", y.shape().DebugString());
+  }
+  if (x.rank() < 2) return sdk::InvalidArgument("In[0] and In[1] ndims must be >= 2: ", x.rank());
+  for (int d = 0; d < x.rank() - 2; ++d) {
+    if (x.dim(d) != y.dim(d)) {
+      return sdk::InvalidArgument("In[0].dim(", d, ") and In[1].dim(", d,
+                                  ") must be the same: ", x.shape().DebugString(), " vs ",
+                                  y.shape().DebugString());
+    }
+  }
+  return OkStatus();
+}
+
+enum class Version { kV1, kV2, kV3 };
+
+template <Version kVersion>
 class BatchMatMulKernel : public sdk::Kernel {
  public:
   explicit BatchMatMulKernel(KernelConstruction& ctx) {
     ctx.SetStatus(ctx.GetAttr("adj_x", &adj_x_));
     ctx.SetStatus(ctx.GetAttr("adj_y", &adj_y_));
+    if constexpr (kVersion == Version::kV3) {
+      // TensorFlow's CPU kernels of BatchMatMulV3 for these types multiply one type into itself.
+      TSR_DataType ta = TSR_DTYPE_INVALID;
+      TSR_DataType tb = TSR_DTYPE_INVALID;
+      TSR_DataType tout = TSR_DTYPE_INVALID;
+      ctx.SetStatus(ctx.GetAttr("Ta", &ta));
+      ctx.SetStatus(ctx.GetAttr("Tb", &tb));
+      ctx.SetStatus(ctx.GetAttr("Tout", &tout));
+      if (ctx.ok() && (ta != tb || ta != tout)) {
+        ctx.SetStatus(sdk::Unimplemented(
+            "node '", ctx.node_name(), "' (BatchMatMulV3) has no CPU kernel for Ta=",
+            sdk::DataTypeName(ta), ", Tb=", sdk::DataTypeName(tb),
+            ", Tout=", sdk::DataTypeName(tout), ": the three types must be the same"));
+      }
+    }
   }
 
   Status Compute(KernelContext& ctx) override {
@@ -73,6 +110,9 @@ class BatchMatMulKernel : public sdk::Kernel {
     TensorView y;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &y));
+    if constexpr (kVersion == Version::kV1) {
+      TESSERA_SDK_RETURN_IF_ERROR(CheckSameBatch(x, y));
+    }
     if (x.rank() < 2) return sdk::InvalidArgument("In[0] ndims must be >= 2: ", x.rank());
     if (y.rank() < 2) return sdk::InvalidArgument("In[1] ndims must be >= 2: ", y.rank());
     BatchPlan plan;
@@ -144,8 +184,13 @@ class BatchMatMulKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterBatchMatMulKernels(TSR_Registrar* registrar) {
-  return sdk::RegisterKernel<BatchMatMulKernel>(registrar, "BatchMatMulV2", kCpu,
-                                                {{"T", RealNumberTypes()}});
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BatchMatMulKernel<Version::kV1>>(
+      registrar, "BatchMatMul", kCpu, {{"T", RealNumberTypes()}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BatchMatMulKernel<Version::kV2>>(
+      registrar, "BatchMatMulV2", kCpu, {{"T", RealNumberTypes()}}));
+  return sdk::RegisterKernel<BatchMatMulKernel<Version::kV3>>(
+      registrar, "BatchMatMulV3", kCpu,
+      {{"Ta", RealNumberTypes()}, {"Tb", RealNumberTypes()}, {"Tout", RealNumberTypes()}});
 }
 
 }  // namespace tessera::cpu

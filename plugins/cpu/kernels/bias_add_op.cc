@@ -1,5 +1,6 @@
 // BiasAdd on CPU (float, double, int32, int64) for NHWC (bias on the last dimension) and NCHW
-// (bias on dimension 1), as rows of the input sharded over the host's pool.
+// (bias on dimension 1), as rows of the input sharded over the host's pool; BiasAddV1, which has
+// no data_format attr, is the NHWC case.
 #include <string>
 
 #include "plugins/cpu/kernels/kernel_util.h"
@@ -71,8 +72,11 @@ class BiasAddKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterBiasAddKernels(TSR_Registrar* registrar) {
-  return sdk::RegisterKernel<BiasAddKernel>(registrar, "BiasAdd", kCpu, {{"T", RealNumberTypes()}},
-                                            TSR_KERNEL_FLAG_CHEAP);
+  for (const char* op : {"BiasAdd", "BiasAddV1"}) {
+    TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BiasAddKernel>(
+        registrar, op, kCpu, {{"T", RealNumberTypes()}}, TSR_KERNEL_FLAG_CHEAP));
+  }
+  return OkStatus();
 }
 
 }  // namespace tessera::cpu

@@ -1,17 +1,37 @@
-// Cumsum on CPU (float, double, int32, int64; axis int32/int64 in host memory) with TensorFlow's
-// exclusive and reverse attrs: running sums along one axis, accumulated in T in scan order.
+// Cumsum and Cumprod on CPU (float, double, int32, int64; axis int32/int64 in host memory) with
+// TensorFlow's exclusive and reverse attrs: running sums or products along one axis, accumulated
+// in T in scan order (integers wrap around).
 #include <algorithm>
 #include <vector>
 
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
+#include "plugins/cpu/kernels/register_math_kernels.h"
 
 namespace tessera::cpu {
 namespace {
 
-class CumsumKernel : public sdk::Kernel {
+struct SumScan {
+  template <typename T>
+  static constexpr T kIdentity = T(0);
+  template <typename T>
+  static T Combine(T a, T b) {
+    return WrappingAdd(a, b);
+  }
+};
+struct ProdScan {
+  template <typename T>
+  static constexpr T kIdentity = T(1);
+  template <typename T>
+  static T Combine(T a, T b) {
+    return WrappingMultiply(a, b);
+  }
+};
+
+template <typename Op>
+class ScanKernel : public sdk::Kernel {
  public:
-  explicit CumsumKernel(KernelConstruction& ctx) {
+  explicit ScanKernel(KernelConstruction& ctx) {
     if (ctx.HasAttr("exclusive")) ctx.SetStatus(ctx.GetAttr("exclusive", &exclusive_));
     if (ctx.HasAttr("reverse")) ctx.SetStatus(ctx.GetAttr("reverse", &reverse_));
   }
@@ -66,7 +86,7 @@ class CumsumKernel : public sdk::Kernel {
         const int64_t k1 = o / inner;
         const int64_t k2 = o % inner;
         const int64_t n = std::min(inner - k2, end - o);
-        acc.assign(static_cast<size_t>(n), T(0));
+        acc.assign(static_cast<size_t>(n), Op::template kIdentity<T>);
         const int64_t base = k1 * length * inner + k2;
         for (int64_t step = 0; step < length; ++step) {
           const int64_t r = reverse ? length - 1 - step : step;
@@ -76,9 +96,9 @@ class CumsumKernel : public sdk::Kernel {
             const T value = src[k];
             if (exclusive) {
               dst[k] = acc[k];
-              acc[k] = WrappingAdd(acc[k], value);
+              acc[k] = Op::Combine(acc[k], value);
             } else {
-              acc[k] = WrappingAdd(acc[k], value);
+              acc[k] = Op::Combine(acc[k], value);
               dst[k] = acc[k];
             }
           }
@@ -95,9 +115,15 @@ class CumsumKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterCumsumKernels(TSR_Registrar* registrar) {
-  return sdk::RegisterKernel<CumsumKernel>(registrar, "Cumsum", kCpu,
-                                           {{"T", RealNumberTypes()}, {"Tidx", IndexTypes()}}, 0, 0,
-                                           {"axis"});
+  return sdk::RegisterKernel<ScanKernel<SumScan>>(
+      registrar, "Cumsum", kCpu, {{"T", RealNumberTypes()}, {"Tidx", IndexTypes()}}, 0, 0,
+      {"axis"});
+}
+
+Status RegisterCumprodKernels(TSR_Registrar* registrar) {
+  return sdk::RegisterKernel<ScanKernel<ProdScan>>(
+      registrar, "Cumprod", kCpu, {{"T", RealNumberTypes()}, {"Tidx", IndexTypes()}}, 0, 0,
+      {"axis"});
 }
 
 }  // namespace tessera::cpu

@@ -1,6 +1,8 @@
 // Registers every CPU kernel group with the host.
 #include "plugins/cpu/kernels/register_kernels.h"
 
+#include "plugins/cpu/kernels/register_math_kernels.h"
+
 namespace tessera::cpu {
 
 sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
@@ -57,6 +59,13 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterMirrorPadGradKernels,
       &RegisterUnsortedSegmentSumKernels,
       &RegisterInvertPermutationKernels,
+      &RegisterTrigonometricKernels,
+      &RegisterFloatClassKernels,
+      &RegisterCumprodKernels,
+      &RegisterClipByValueKernels,
+      &RegisterCheckNumericsKernels,
+      &RegisterLinSpaceKernels,
+      &RegisterBucketizeKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);

@@ -130,9 +130,57 @@ void ExpectEveryUnaryKernelMatches() {
   ExpectUnaryMatches<T>("Elu", EluRef);
   ExpectUnaryMatches<T>("Selu", SeluRef);
   ExpectUnaryMatches<T>("Softplus", SoftplusRef);
+  // x / (1 + |x|) as TensorFlow evaluates it: an infinity gives inf / inf, NaN.
+  ExpectUnaryMatches<T>("Softsign", [](long double x) { return x / (1.0L + std::fabs(x)); });
+  ExpectUnaryMatches<T>("Sin", [](long double x) { return std::sin(x); });
+  ExpectUnaryMatches<T>("Cos", [](long double x) { return std::cos(x); });
+  ExpectUnaryMatches<T>("Tan", [](long double x) { return std::tan(x); });
+  ExpectUnaryMatches<T>("Asin", [](long double x) { return std::asin(x); });
+  ExpectUnaryMatches<T>("Acos", [](long double x) { return std::acos(x); });
+  ExpectUnaryMatches<T>("Atan", [](long double x) { return std::atan(x); });
+  ExpectUnaryMatches<T>("Sinh", [](long double x) { return std::sinh(x); });
+  ExpectUnaryMatches<T>("Cosh", [](long double x) { return std::cosh(x); });
+  ExpectUnaryMatches<T>("Rint", [](long double x) { return std::nearbyint(x); });
 }
 
 TEST(SpecialValuesTest, FloatUnaryKernelsFollowTheCLibrary) { ExpectEveryUnaryKernelMatches<float>(); }
+
+// IsNan, IsInf and IsFinite classify every special input, in a vectorized run and alone.
+template <typename T>
+void ExpectFloatPredicatesMatch() {
+  const std::vector<T> run = VectorizedRun<T>();
+  std::vector<std::vector<T>> inputs = {run};
+  for (T v : SpecialInputs<T>()) inputs.push_back({v});
+  struct Predicate {
+    const char* op;
+    bool (*reference)(T);
+  };
+  const Predicate predicates[] = {
+      {"IsNan", [](T v) -> bool { return std::isnan(v); }},
+      {"IsInf", [](T v) -> bool { return std::isinf(v); }},
+      {"IsFinite", [](T v) -> bool { return std::isfinite(v); }},
+  };
+  for (const Predicate& p : predicates) {
+    for (const std::vector<T>& input : inputs) {
+      RunResult r = CpuPluginHost().Run(
+          p.op, {FakeTensor::Make(DtypeOf<T>(), {static_cast<int64_t>(input.size())}, input)},
+          TypeAttr<T>(), 1, {TSR_DTYPE_BOOL});
+      ASSERT_EQ(r.code, TSR_CODE_OK) << p.op << ": " << r.message;
+      const std::vector<uint8_t> got = r.outputs[0].template values<uint8_t>();
+      ASSERT_EQ(got.size(), input.size());
+      for (size_t i = 0; i < input.size(); ++i) {
+        EXPECT_EQ(got[i] != 0, p.reference(input[i])) << p.op << "(" << input[i] << ") at " << i;
+      }
+    }
+  }
+}
+
+TEST(SpecialValuesTest, FloatPredicatesClassifyEverySpecialValue) {
+  ExpectFloatPredicatesMatch<float>();
+}
+TEST(SpecialValuesTest, DoublePredicatesClassifyEverySpecialValue) {
+  ExpectFloatPredicatesMatch<double>();
+}
 TEST(SpecialValuesTest, DoubleUnaryKernelsFollowTheCLibrary) {
   ExpectEveryUnaryKernelMatches<double>();
 }
@@ -151,6 +199,37 @@ TEST(SpecialValuesTest, SqrtOfInfinityInAFullPacketIsInfinity) {
   ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
   EXPECT_TRUE(std::isnan(r.outputs[0].values<float>()[0])) << r.outputs[0].values<float>()[0];
 }
+
+// ClipByValue of every special input between ordinary bounds and between infinite ones: NaN stays
+// NaN, infinities clip, denormals and signed zeros inside the bounds pass unchanged.
+template <typename T>
+void ExpectClipByValueMatches() {
+  using L = std::numeric_limits<T>;
+  const std::vector<T> run = VectorizedRun<T>();
+  const std::pair<T, T> bounds[] = {
+      {T(-1), T(4)}, {-L::infinity(), L::infinity()}, {-L::min(), L::min()}};
+  for (const auto& [lo, hi] : bounds) {
+    RunResult r = CpuPluginHost().Run(
+        "ClipByValue",
+        {FakeTensor::Make(DtypeOf<T>(), {static_cast<int64_t>(run.size())}, run),
+         FakeTensor::Make(DtypeOf<T>(), {}, std::vector<T>{lo}),
+         FakeTensor::Make(DtypeOf<T>(), {}, std::vector<T>{hi})},
+        TypeAttr<T>());
+    ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+    const std::vector<T> got = r.outputs[0].template values<T>();
+    ASSERT_EQ(got.size(), run.size());
+    for (size_t i = 0; i < run.size(); ++i) {
+      const T x = run[i];
+      const T want = std::isnan(x) ? x : std::max(std::min(x, hi), lo);
+      EXPECT_TRUE(Matches(got[i], want, T(0)) && std::signbit(got[i]) == std::signbit(want))
+          << "ClipByValue(" << x << ", " << lo << ", " << hi << "): got " << got[i] << ", want "
+          << want;
+    }
+  }
+}
+
+TEST(SpecialValuesTest, FloatClipByValue) { ExpectClipByValueMatches<float>(); }
+TEST(SpecialValuesTest, DoubleClipByValue) { ExpectClipByValueMatches<double>(); }
 
 // Binary kernels over every pair of special inputs, broadcast as a full [n, n] grid.
 template <typename T>
@@ -181,6 +260,7 @@ void ExpectBinaryMatches(const std::string& op, const std::function<T(T, T)>& re
 template <typename T>
 void ExpectEveryBinaryKernelMatches() {
   ExpectBinaryMatches<T>("Pow", [](T a, T b) { return std::pow(a, b); });
+  ExpectBinaryMatches<T>("Atan2", [](T a, T b) { return std::atan2(a, b); });
   ExpectBinaryMatches<T>("RealDiv", [](T a, T b) { return a / b; });
   ExpectBinaryMatches<T>("Mul", [](T a, T b) { return a * b; });
   ExpectBinaryMatches<T>("Add", [](T a, T b) { return a + b; });

@@ -1,5 +1,6 @@
-// Elu, Selu, LeakyRelu, Softplus and the activation gradients (ReluGrad, Relu6Grad,
-// LeakyReluGrad, EluGrad, SeluGrad, SoftplusGrad, SigmoidGrad, TanhGrad) against reference
+// Elu, Selu, LeakyRelu, Softplus, Softsign and the activation gradients (ReluGrad, Relu6Grad,
+// LeakyReluGrad, EluGrad, SeluGrad, SoftplusGrad, SoftsignGrad, SigmoidGrad, TanhGrad) against
+// reference
 // formulas, and the gradients against central differences of the forward references.
 #include <cmath>
 #include <functional>
@@ -18,6 +19,7 @@ double Elu(double x) { return x < 0 ? std::expm1(x) : x; }
 double Selu(double x) { return x < 0 ? kSeluScale * kSeluAlpha * std::expm1(x) : kSeluScale * x; }
 double Softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
 double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+double Softsign(double x) { return x / (1 + std::fabs(x)); }
 double Relu6(double x) { return std::min(std::max(x, 0.0), 6.0); }
 
 const std::vector<TensorShape>& Shapes() {
@@ -54,6 +56,7 @@ void CheckActivations() {
   CheckForward<T>("LeakyRelu", [](double x) { return x > 0 ? x : -0.5 * x; }, -10, 10,
                   {{"alpha", -0.5f}});
   CheckForward<T>("Softplus", Softplus, -30, 30);
+  CheckForward<T>("Softsign", Softsign, -30, 30);
 }
 
 TEST(ActivationOpsTest, FloatForwardMatchesReference) { CheckActivations<float>(); }
@@ -93,6 +96,7 @@ std::vector<GradCase> GradCases() {
       {"EluGrad", Elu, true},
       {"SeluGrad", Selu, true},
       {"SoftplusGrad", Softplus, false},
+      {"SoftsignGrad", Softsign, false},
       {"SigmoidGrad", Sigmoid, true, true},
       {"TanhGrad", [](double x) { return std::tanh(x); }, true, true},
   };
@@ -154,6 +158,7 @@ double ReferenceGrad(const GradCase& c, double g, double x) {
   if (c.op == "EluGrad") return y < 0 ? g * (y + 1) : g;
   if (c.op == "SeluGrad") return y < 0 ? g * (y + kSeluScale * kSeluAlpha) : g * kSeluScale;
   if (c.op == "SoftplusGrad") return g * Sigmoid(x);
+  if (c.op == "SoftsignGrad") return g / ((1 + std::fabs(x)) * (1 + std::fabs(x)));
   if (c.op == "SigmoidGrad") return g * y * (1 - y);
   return g * (1 - y * y);  // TanhGrad
 }
@@ -177,6 +182,20 @@ void CheckGradReferences() {
 TEST(ActivationGradOpsTest, FloatMatchesReference) { CheckGradReferences<float>(); }
 TEST(ActivationGradOpsTest, DoubleMatchesReference) { CheckGradReferences<double>(); }
 
+// TensorFlow's Softsign values (its kernel test: softsign(x) = x / (1 + |x|)), and its gradient
+// at 0, where it is the upstream gradient itself.
+TEST(ActivationOpsTest, SoftsignKnownValues) {
+  OpTester tester("Softsign");
+  tester.Attr("T", TSR_DTYPE_FLOAT).Input(Make<float>(Shape({2, 3}), {-9, 7, -5, 3, -1, 0}));
+  ExpectTensorNear<float>(RunOk(tester), TSR_DTYPE_FLOAT, Shape({2, 3}),
+                          {-0.9f, 0.875f, -5.0f / 6, 0.75f, -0.5f, 0});
+  OpTester grad("SoftsignGrad");
+  grad.Attr("T", TSR_DTYPE_DOUBLE)
+      .Input(Make<double>(Shape({3}), {2, 2, 2}))
+      .Input(Make<double>(Shape({3}), {0, 1, -3}));
+  ExpectTensorNear<double>(RunOk(grad), TSR_DTYPE_DOUBLE, Shape({3}), {2, 0.5, 0.125});
+}
+
 TEST(ActivationGradOpsTest, ReluGradsTakeIntegersAndKeepNaNGradients) {
   OpTester relu("ReluGrad");
   relu.Attr("T", TSR_DTYPE_INT32)
@@ -197,8 +216,8 @@ TEST(ActivationGradOpsTest, ReluGradsTakeIntegersAndKeepNaNGradients) {
 }
 
 TEST(ActivationGradOpsTest, RejectInputsOfDifferentShapes) {
-  for (const char* op :
-       {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "LeakyReluGrad"}) {
+  for (const char* op : {"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad",
+                         "SoftsignGrad", "LeakyReluGrad"}) {
     OpTester tester(op);
     tester.Attr("T", TSR_DTYPE_FLOAT)
         .Input(Random<float>(Shape({2, 3})))

@@ -1,5 +1,7 @@
 // BatchMatMulV2 against reference loops: broadcast batch dimensions, adjoints, empty sizes,
-// products large enough to be cut over the pool, every registered type, and TensorFlow's errors.
+// products large enough to be cut over the pool, every registered type, and TensorFlow's errors;
+// BatchMatMul (equal batch dimensions only) and BatchMatMulV3 (Ta, Tb, Tout) through the same
+// kernel.
 #include <string>
 #include <vector>
 
@@ -11,8 +13,8 @@ namespace {
 
 template <typename T>
 void CheckBatchMatMul(const TensorShape& x_shape, const TensorShape& y_shape, bool adj_x,
-                      bool adj_y) {
-  SCOPED_TRACE(DataTypeString(DataTypeOf<T>::value) + " x=" + x_shape.DebugString() +
+                      bool adj_y, const std::string& op = "BatchMatMulV2") {
+  SCOPED_TRACE(op + " " + DataTypeString(DataTypeOf<T>::value) + " x=" + x_shape.DebugString() +
                " y=" + y_shape.DebugString() + " adj_x=" + std::to_string(adj_x) +
                " adj_y=" + std::to_string(adj_y));
   Tensor x = Random<T>(x_shape, -3, 3);
@@ -45,17 +47,20 @@ void CheckBatchMatMul(const TensorShape& x_shape, const TensorShape& y_shape, bo
       }
     }
   }
-  OpTester tester("BatchMatMulV2");
-  tester.Attr("T", DataTypeOf<T>::value)
-      .Attr("adj_x", adj_x)
-      .Attr("adj_y", adj_y)
-      .Input(x)
-      .Input(y);
+  OpTester tester(op);
+  if (op == "BatchMatMulV3") {
+    tester.Attr("Ta", DataTypeOf<T>::value)
+        .Attr("Tb", DataTypeOf<T>::value)
+        .Attr("Tout", DataTypeOf<T>::value);
+  } else {
+    tester.Attr("T", DataTypeOf<T>::value);
+  }
+  tester.Attr("adj_x", adj_x).Attr("adj_y", adj_y).Input(x).Input(y);
   ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, out_shape, expected, 1e-4);
 }
 
 template <typename T>
-void CheckShapes() {
+void CheckShapes(const std::string& op = "BatchMatMulV2") {
   struct Case {
     TensorShape x, y;
   };
@@ -73,6 +78,19 @@ void CheckShapes() {
     cases.push_back({Shape({3, 100, 120}), Shape({3, 120, 90})});
     cases.push_back({Shape({64, 8, 9}), Shape({9, 7})});
   }
+  if (op == "BatchMatMul") {
+    // No broadcasting: the operands have one rank and the same batch dimensions.
+    cases = {{Shape({2, 3}), Shape({3, 4})},
+             {Shape({3, 2, 3}), Shape({3, 3, 4})},
+             {Shape({2, 1, 3, 4}), Shape({2, 1, 4, 6})},
+             {Shape({1, 1, 1}), Shape({1, 1, 1})},
+             {Shape({0, 3, 4}), Shape({0, 4, 5})},
+             {Shape({2, 0, 4}), Shape({2, 4, 5})},
+             {Shape({2, 3, 0}), Shape({2, 0, 5})}};
+    if constexpr (std::is_floating_point_v<T>) {
+      cases.push_back({Shape({3, 100, 120}), Shape({3, 120, 90})});
+    }
+  }
   for (const Case& c : cases) {
     for (bool adj_x : {false, true}) {
       for (bool adj_y : {false, true}) {
@@ -89,7 +107,7 @@ void CheckShapes() {
           y.set_dim(r - 2, y.dim(r - 1));
           y.set_dim(r - 1, rows);
         }
-        CheckBatchMatMul<T>(x, y, adj_x, adj_y);
+        CheckBatchMatMul<T>(x, y, adj_x, adj_y, op);
       }
     }
   }
@@ -99,6 +117,14 @@ TEST(BatchMatMulV2OpTest, FloatMatchesReference) { CheckShapes<float>(); }
 TEST(BatchMatMulV2OpTest, DoubleMatchesReference) { CheckShapes<double>(); }
 TEST(BatchMatMulV2OpTest, Int32MatchesReference) { CheckShapes<int32_t>(); }
 TEST(BatchMatMulV2OpTest, Int64MatchesReference) { CheckShapes<int64_t>(); }
+TEST(BatchMatMulOpTest, FloatMatchesReference) { CheckShapes<float>("BatchMatMul"); }
+TEST(BatchMatMulOpTest, DoubleMatchesReference) { CheckShapes<double>("BatchMatMul"); }
+TEST(BatchMatMulOpTest, Int32MatchesReference) { CheckShapes<int32_t>("BatchMatMul"); }
+TEST(BatchMatMulOpTest, Int64MatchesReference) { CheckShapes<int64_t>("BatchMatMul"); }
+TEST(BatchMatMulV3OpTest, FloatMatchesReference) { CheckShapes<float>("BatchMatMulV3"); }
+TEST(BatchMatMulV3OpTest, DoubleMatchesReference) { CheckShapes<double>("BatchMatMulV3"); }
+TEST(BatchMatMulV3OpTest, Int32MatchesReference) { CheckShapes<int32_t>("BatchMatMulV3"); }
+TEST(BatchMatMulV3OpTest, Int64MatchesReference) { CheckShapes<int64_t>("BatchMatMulV3"); }
 
 OpTester BatchMatMul(const TensorShape& x, const TensorShape& y) {
   OpTester tester("BatchMatMulV2");
@@ -117,6 +143,48 @@ TEST(BatchMatMulV2OpTest, RejectsBadShapes) {
   OpTester inner = BatchMatMul(Shape({2, 2, 3}), Shape({2, 4, 4}));
   ExpectRunError(inner, absl::StatusCode::kInvalidArgument,
                  "Matrix size-incompatible: In[0]: [2,2,3], In[1]: [2,4,4]");
+}
+
+OpTester BatchMatMulV1(const TensorShape& x, const TensorShape& y) {
+  OpTester tester("BatchMatMul");
+  tester.Attr("T", TSR_DTYPE_DOUBLE).Input(Random<double>(x)).Input(Random<double>(y));
+  return tester;
+}
+
+TEST(BatchMatMulOpTest, RejectsBroadcastingAndBadShapes) {
+  OpTester ranks = BatchMatMulV1(Shape({2, 2, 3}), Shape({3, 4}));
+  ExpectRunError(ranks, absl::StatusCode::kInvalidArgument,
+                 "In[0] and In[1] has different ndims: [2,2,3] vs. [3,4]");
+  OpTester vectors = BatchMatMulV1(Shape({3}), Shape({3}));
+  ExpectRunError(vectors, absl::StatusCode::kInvalidArgument,
+                 "In[0] and In[1] ndims must be >= 2: 1");
+  OpTester batch = BatchMatMulV1(Shape({2, 1, 2, 3}), Shape({2, 4, 3, 4}));
+  ExpectRunError(batch, absl::StatusCode::kInvalidArgument,
+                 "In[0].dim(1) and In[1].dim(1) must be the same: [2,1,2,3] vs [2,4,3,4]");
+  OpTester inner = BatchMatMulV1(Shape({2, 2, 3}), Shape({2, 4, 4}));
+  ExpectRunError(inner, absl::StatusCode::kInvalidArgument,
+                 "Matrix size-incompatible: In[0]: [2,2,3], In[1]: [2,4,4]");
+}
+
+TEST(BatchMatMulV3OpTest, BroadcastsAndRejectsMixedTypes) {
+  CheckBatchMatMul<float>(Shape({2, 1, 3, 4}), Shape({5, 4, 6}), false, false, "BatchMatMulV3");
+  OpTester mixed("BatchMatMulV3");
+  mixed.Attr("Ta", TSR_DTYPE_FLOAT)
+      .Attr("Tb", TSR_DTYPE_FLOAT)
+      .Attr("Tout", TSR_DTYPE_DOUBLE)
+      .Input(Random<float>(Shape({2, 3})))
+      .Input(Random<float>(Shape({3, 2})));
+  ExpectRunError(mixed, absl::StatusCode::kUnimplemented,
+                 "(BatchMatMulV3) has no CPU kernel for Ta=float, Tb=float, Tout=double: the three "
+                 "types must be the same");
+  OpTester batch("BatchMatMulV3");
+  batch.Attr("Ta", TSR_DTYPE_INT64)
+      .Attr("Tb", TSR_DTYPE_INT64)
+      .Attr("Tout", TSR_DTYPE_INT64)
+      .Input(Random<int64_t>(Shape({2, 2, 3})))
+      .Input(Random<int64_t>(Shape({3, 3, 4})));
+  ExpectRunError(batch, absl::StatusCode::kInvalidArgument,
+                 "In[0] and In[1] must have compatible batch dimensions: [2,2,3] vs. [3,3,4]");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// BiasAdd in NHWC and NCHW against reference loops, for every registered type, and its errors.
+// BiasAdd in NHWC and NCHW, and BiasAddV1 (NHWC without the attr), against reference loops, for
+// every registered type, and their errors.
 #include <string>
 #include <vector>
 
@@ -8,8 +9,8 @@ namespace tessera::cpu::test {
 namespace {
 
 template <typename T>
-void CheckBiasAdd(const TensorShape& shape, bool nchw) {
-  SCOPED_TRACE(shape.DebugString() + (nchw ? " NCHW" : " NHWC"));
+void CheckBiasAdd(const TensorShape& shape, bool nchw, bool v1 = false) {
+  SCOPED_TRACE(shape.DebugString() + (nchw ? " NCHW" : " NHWC") + (v1 ? " BiasAddV1" : ""));
   const int channel_dim = nchw ? 1 : shape.rank() - 1;
   const int64_t channels = shape.dim(channel_dim);
   int64_t inner = 1;
@@ -20,11 +21,10 @@ void CheckBiasAdd(const TensorShape& shape, bool nchw) {
   for (int64_t i = 0; i < x.NumElements(); ++i) {
     expected[i] = x.data<T>()[i] + bias.data<T>()[(i / inner) % channels];
   }
-  OpTester tester("BiasAdd");
-  tester.Attr("T", DataTypeOf<T>::value)
-      .Attr("data_format", std::string(nchw ? "NCHW" : "NHWC"))
-      .Input(x)
-      .Input(bias);
+  OpTester tester(v1 ? "BiasAddV1" : "BiasAdd");
+  tester.Attr("T", DataTypeOf<T>::value);
+  if (!v1) tester.Attr("data_format", std::string(nchw ? "NCHW" : "NHWC"));
+  tester.Input(x).Input(bias);
   ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, shape, expected);
 }
 
@@ -34,7 +34,9 @@ void CheckAllShapes() {
                                    Shape({2, 0, 3}), Shape({0, 4}), Shape({3, 7, 1, 2, 2})}) {
     CheckBiasAdd<T>(shape, false);
     CheckBiasAdd<T>(shape, true);
+    CheckBiasAdd<T>(shape, false, /*v1=*/true);
   }
+  CheckBiasAdd<T>(Shape({1, 1}), false, /*v1=*/true);
 }
 
 TEST(BiasAddOpTest, FloatMatchesReference) { CheckAllShapes<float>(); }
@@ -70,6 +72,21 @@ TEST(BiasAddOpTest, RejectsBiasOfWrongLength) {
   OpTester nchw = BiasAdd(Shape({2, 3, 4}), Shape({4}), "NCHW");
   ExpectRunError(nchw, absl::StatusCode::kInvalidArgument,
                  "Must provide as many biases as the last dimension of the input tensor: [4] vs. "
+                 "[2,3,4]");
+}
+
+TEST(BiasAddOpTest, V1RejectsBadShapesAsBiasAddDoes) {
+  OpTester rank("BiasAddV1");
+  rank.Attr("T", TSR_DTYPE_DOUBLE)
+      .Input(Random<double>(Shape({3})))
+      .Input(Random<double>(Shape({3})));
+  ExpectRunError(rank, absl::StatusCode::kInvalidArgument, "Input tensor must be at least 2D: [3]");
+  OpTester length("BiasAddV1");
+  length.Attr("T", TSR_DTYPE_INT32)
+      .Input(Random<int32_t>(Shape({2, 3, 4})))
+      .Input(Random<int32_t>(Shape({3})));
+  ExpectRunError(length, absl::StatusCode::kInvalidArgument,
+                 "Must provide as many biases as the last dimension of the input tensor: [3] vs. "
                  "[2,3,4]");
 }
 

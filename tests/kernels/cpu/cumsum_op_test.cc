@@ -1,6 +1,7 @@
-// Cumsum against a reference loop over shapes, axes (negative too), the exclusive and reverse
-// attrs, both axis types and every registered type, plus the axis errors.
+// Cumsum and Cumprod against a reference loop over shapes, axes (negative too), the exclusive and
+// reverse attrs, both axis types and every registered type, plus the axis errors.
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tests/kernels/cpu/kernel_test_util.h"
@@ -8,8 +9,22 @@
 namespace tessera::cpu::test {
 namespace {
 
+// a + b or a * b; integers wrap around, as the kernels' do.
 template <typename T>
-std::vector<T> CumsumReference(const Tensor& x, int axis, bool exclusive, bool reverse) {
+T Combine(bool product, T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(product ? static_cast<U>(a) * static_cast<U>(b)
+                                  : static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return product ? a * b : a + b;
+  }
+}
+
+template <typename T>
+std::vector<T> ScanReference(const std::string& op, const Tensor& x, int axis, bool exclusive,
+                             bool reverse) {
+  const bool product = op == "Cumprod";
   const TensorShape& shape = x.shape();
   int64_t outer = 1;
   int64_t inner = 1;
@@ -19,16 +34,16 @@ std::vector<T> CumsumReference(const Tensor& x, int axis, bool exclusive, bool r
   std::vector<T> out(static_cast<size_t>(x.NumElements()));
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
-      T sum = 0;
+      T acc = product ? T(1) : T(0);
       for (int64_t step = 0; step < n; ++step) {
         const int64_t r = reverse ? n - 1 - step : step;
         const int64_t at = (o * n + r) * inner + i;
         if (exclusive) {
-          out[at] = sum;
-          sum += x.data<T>()[at];
+          out[at] = acc;
+          acc = Combine(product, acc, x.data<T>()[at]);
         } else {
-          sum += x.data<T>()[at];
-          out[at] = sum;
+          acc = Combine(product, acc, x.data<T>()[at]);
+          out[at] = acc;
         }
       }
     }
@@ -37,12 +52,16 @@ std::vector<T> CumsumReference(const Tensor& x, int axis, bool exclusive, bool r
 }
 
 template <typename T, typename Index>
-void CheckCumsum(const TensorShape& shape, Index axis, bool exclusive, bool reverse) {
-  SCOPED_TRACE(DataTypeString(DataTypeOf<T>::value) + " " + shape.DebugString() + " axis " +
-               std::to_string(axis) + (exclusive ? " exclusive" : "") +
+void CheckScan(const std::string& op, const TensorShape& shape, Index axis, bool exclusive,
+               bool reverse) {
+  SCOPED_TRACE(op + " " + DataTypeString(DataTypeOf<T>::value) + " " + shape.DebugString() +
+               " axis " + std::to_string(axis) + (exclusive ? " exclusive" : "") +
                (reverse ? " reverse" : ""));
-  Tensor x = Random<T>(shape, -50, 50);
-  OpTester tester("Cumsum");
+  // Products of factors near 1 stay finite; integer factors 1 to 3 wrap around in long runs.
+  Tensor x = op == "Cumprod" ? Random<T>(shape, std::is_integral_v<T> ? 1 : 0.9,
+                                         std::is_integral_v<T> ? 3 : 1.1)
+                             : Random<T>(shape, -50, 50);
+  OpTester tester(op);
   tester.Attr("T", DataTypeOf<T>::value)
       .Attr("Tidx", DataTypeOf<Index>::value)
       .Attr("exclusive", exclusive)
@@ -51,11 +70,11 @@ void CheckCumsum(const TensorShape& shape, Index axis, bool exclusive, bool reve
       .Input(Tensor::Scalar<Index>(axis));
   const int a = static_cast<int>(axis < 0 ? axis + shape.rank() : axis);
   ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, shape,
-                      CumsumReference<T>(x, a, exclusive, reverse), 1e-5);
+                      ScanReference<T>(op, x, a, exclusive, reverse), 1e-5);
 }
 
 template <typename T>
-void CheckAll() {
+void CheckAll(const std::string& op) {
   struct Case {
     TensorShape shape;
     int axis;
@@ -69,17 +88,55 @@ void CheckAll() {
   for (const Case& c : cases) {
     for (bool exclusive : {false, true}) {
       for (bool reverse : {false, true}) {
-        CheckCumsum<T, int32_t>(c.shape, c.axis, exclusive, reverse);
+        CheckScan<T, int32_t>(op, c.shape, c.axis, exclusive, reverse);
       }
     }
-    CheckCumsum<T, int64_t>(c.shape, c.axis, false, false);
+    CheckScan<T, int64_t>(op, c.shape, c.axis, false, false);
   }
 }
 
-TEST(CumsumOpTest, FloatMatchesReference) { CheckAll<float>(); }
-TEST(CumsumOpTest, DoubleMatchesReference) { CheckAll<double>(); }
-TEST(CumsumOpTest, Int32MatchesReference) { CheckAll<int32_t>(); }
-TEST(CumsumOpTest, Int64MatchesReference) { CheckAll<int64_t>(); }
+TEST(CumsumOpTest, FloatMatchesReference) { CheckAll<float>("Cumsum"); }
+TEST(CumsumOpTest, DoubleMatchesReference) { CheckAll<double>("Cumsum"); }
+TEST(CumsumOpTest, Int32MatchesReference) { CheckAll<int32_t>("Cumsum"); }
+TEST(CumsumOpTest, Int64MatchesReference) { CheckAll<int64_t>("Cumsum"); }
+TEST(CumprodOpTest, FloatMatchesReference) { CheckAll<float>("Cumprod"); }
+TEST(CumprodOpTest, DoubleMatchesReference) { CheckAll<double>("Cumprod"); }
+TEST(CumprodOpTest, Int32MatchesReference) { CheckAll<int32_t>("Cumprod"); }
+TEST(CumprodOpTest, Int64MatchesReference) { CheckAll<int64_t>("Cumprod"); }
+
+// TensorFlow's examples: cumprod([a, b, c]) is [a, a*b, a*b*c]; exclusive starts from 1.
+TEST(CumprodOpTest, ExclusiveAndReverse) {
+  const std::vector<std::pair<std::pair<bool, bool>, std::vector<double>>> cases = {
+      {{false, false}, {2, 6, 24, 120}},
+      {{true, false}, {1, 2, 6, 24}},
+      {{false, true}, {120, 60, 20, 5}},
+      {{true, true}, {60, 20, 5, 1}},
+  };
+  for (const auto& [attrs, expected] : cases) {
+    OpTester tester("Cumprod");
+    tester.Attr("T", TSR_DTYPE_DOUBLE)
+        .Attr("exclusive", attrs.first)
+        .Attr("reverse", attrs.second)
+        .Input(Make<double>(Shape({4}), {2, 3, 4, 5}))
+        .Input(Tensor::Scalar<int32_t>(0));
+    ExpectTensorNear<double>(RunOk(tester), TSR_DTYPE_DOUBLE, Shape({4}), expected);
+  }
+}
+
+TEST(CumprodOpTest, RejectsBadAxes) {
+  OpTester too_big("Cumprod");
+  too_big.Attr("T", TSR_DTYPE_FLOAT)
+      .Input(Random<float>(Shape({2, 3})))
+      .Input(Tensor::Scalar<int32_t>(-3));
+  ExpectRunError(too_big, absl::StatusCode::kInvalidArgument,
+                 "ScanOp: Expected scan axis in the range [-2, 2), but got -1");
+  OpTester vector_axis("Cumprod");
+  vector_axis.Attr("T", TSR_DTYPE_INT32)
+      .Input(Random<int32_t>(Shape({2, 3})))
+      .Input(Tensor::Vector<int32_t>({0}));
+  ExpectRunError(vector_axis, absl::StatusCode::kInvalidArgument,
+                 "ScanOp: axis must be a scalar, not [1]");
+}
 
 TEST(CumsumOpTest, ExclusiveAndReverse) {
   const std::vector<std::pair<std::pair<bool, bool>, std::vector<float>>> cases = {
