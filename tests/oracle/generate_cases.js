@@ -152,15 +152,26 @@ function shortestFloat32(v) {
 }
 function encodeValues(dtype, values) {
   if (dtype === 'float32') {
-    return Array.from(values, (v) => formatFloat(Number.isFinite(v) && v !== 0 ? shortestFloat32(v) : v));
+    return Array.from(values,
+                      (v) => formatFloat(Number.isFinite(v) && v !== 0 ? shortestFloat32(v) : v));
   }
   if (dtype === 'bool') return Array.from(values, (v) => (v ? 1 : 0));
   return Array.from(values, Number);
 }
 
+function sameValues(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) {
+    if (!(Object.is(Number(a[i]), Number(b[i])) || Number(a[i]) === Number(b[i]))) return false;
+  }
+  return true;
+}
+
 // Adds one case. `compute(...tfInputs)` returns a tf.Tensor or an array of them.
 // options: expectError (TensorFlow refuses these inputs), outDtypes (TensorFlow's output
-// dtypes, checked against tfjs's), tol.
+// dtypes, checked against tfjs's), tol, reference (a function giving TensorFlow's answer,
+// {shape, values} or {error}, where tfjs is known to stray: a case where tfjs disagrees with it
+// is dropped).
 function addCase(op, attrs, inputs, compute, options = {}) {
   const index = perOpCount.get(op) || 0;
   perOpCount.set(op, index + 1);
@@ -175,6 +186,19 @@ function addCase(op, attrs, inputs, compute, options = {}) {
     });
   } catch (e) {
     error = String(e.message || e).split('\n')[0];
+  }
+  if (options.reference) {
+    const expected = options.reference();
+    options = { ...options, expectError: Boolean(expected.error) };
+    if (!expected.error && !error &&
+        (outputs[0].shape.join() !== expected.shape.join() ||
+         !sameValues(outputs[0].values, expected.values))) {
+      const show = (t) => `[${t.shape}] {${Array.from(t.values).slice(0, 12).join(', ')}}`;
+      dropped.push({ name, op, attrs, inputs: inputs.slice(1).map((t) => t.values),
+                     reason: `tfjs answers ${show(outputs[0])}, TensorFlow's rules ` +
+                             `${show(expected)} for input ${show(inputs[0])}` });
+      return;
+    }
   }
   if (options.expectError && !error) {
     dropped.push({ name, op, reason: 'tfjs accepts inputs TensorFlow refuses' });
@@ -194,8 +218,8 @@ function addCase(op, attrs, inputs, compute, options = {}) {
     for (let i = 0; i < outputs.length; ++i) {
       const want = expected ? expected[Math.min(i, expected.length - 1)] : inputs[0].dtype;
       if (outputs[i].dtype !== want) {
-        dropped.push({ name, op,
-                       reason: `tfjs output ${i} is ${outputs[i].dtype}, TensorFlow's is ${want}` });
+        const reason = `tfjs output ${i} is ${outputs[i].dtype}, TensorFlow's is ${want}`;
+        dropped.push({ name, op, reason });
         return;
       }
     }
@@ -210,7 +234,7 @@ function addCase(op, attrs, inputs, compute, options = {}) {
 
 function unaryShape() { return randomShape(randInt(0, 4), 4); }
 
-// [TensorFlow op, tfjs function, value range, tolerance, extra attrs].
+// [TensorFlow op, tfjs function, value options (range, specials), tolerance].
 const kUnaryFloat = [
   ['Abs', tf.abs], ['Neg', tf.neg], ['Square', tf.square, {}, kRounded],
   ['Exp', tf.exp, { lo: -12, hi: 12 }, kTranscendental],
@@ -219,7 +243,9 @@ const kUnaryFloat = [
   ['Rsqrt', tf.rsqrt, { lo: -1, hi: 20 }, kTranscendental],
   ['Tanh', tf.tanh, { lo: -10, hi: 10 }, kTranscendental],
   ['Sigmoid', tf.sigmoid, { lo: -20, hi: 20 }, kTranscendental],
-  ['Sign', tf.sign], ['Floor', tf.floor], ['Ceil', tf.ceil],
+  // tfjs's sign of NaN is 0, TensorFlow's is NaN: no NaN.
+  ['Sign', tf.sign, { specials: [Infinity, -Infinity, 0, -0] }],
+  ['Floor', tf.floor], ['Ceil', tf.ceil],
   // Halves included: both round half to even.
   ['Round', tf.round, { lo: -6, hi: 6, grid: 4 }],
   ['Reciprocal', tf.reciprocal, {}, kRounded],
@@ -235,7 +261,7 @@ const kUnaryFloat = [
 function addUnaryCases() {
   for (const [op, fn, range = {}, tol = kExact] of kUnaryFloat) {
     for (let k = 0; k < 10; ++k) {
-      const x = randomTensor('float32', unaryShape(), { ...range, specials: true });
+      const x = randomTensor('float32', unaryShape(), { specials: true, ...range });
       addCase(op, { T: attr.type('float32') }, [x], fn, { tol });
     }
   }
@@ -284,7 +310,8 @@ function broadcastShapes(incompatible = false) {
 
 // [TensorFlow op, tfjs function, dtypes, tolerance, output dtype or null (same as input)].
 const kBinary = [
-  ['AddV2', tf.add, ['float32', 'int32'], kRounded], ['Add', tf.add, ['float32', 'int32'], kRounded],
+  ['AddV2', tf.add, ['float32', 'int32'], kRounded],
+  ['Add', tf.add, ['float32', 'int32'], kRounded],
   ['Sub', tf.sub, ['float32', 'int32'], kRounded], ['Mul', tf.mul, ['float32', 'int32'], kRounded],
   ['RealDiv', tf.div, ['float32'], kRounded],
   // Div on integers truncates in TensorFlow; tfjs's div floors them: float only.
@@ -428,16 +455,19 @@ function addReductionCases() {
     for (const dtype of dtypes) {
       const count = dtypes.length === 1 ? 16 : dtype === 'float32' ? 14 : 8;
       for (let k = 0; k < count; ++k) {
-        const rank = randInt(0, 4);
+        const rank = op === 'Prod' ? randInt(0, 3) : randInt(0, 4);
         // Max, Min and Mean over an empty set are -inf, +inf and NaN in TensorFlow and NaN,
         // NaN and 0 in tfjs: their inputs have no empty dimension.
         const noEmpty = op === 'Max' || op === 'Min' || op === 'Mean';
-        const shape = randomShape(rank, 4, !noEmpty);
+        // Prod: at most 27 elements, so that neither float's partial products (tfjs multiplies in
+        // doubles) nor int32's (tfjs rounds a double to int32) leave their range.
+        const shape = randomShape(rank, op === 'Prod' ? 3 : 4, !noEmpty);
         const axes = randomAxes(rank);
         const keepDims = chance(0.5);
         const x = randomTensor(dtype, shape,
                                { specials: k % 2 === 0, lo: op === 'Prod' ? -2 : -4,
-                                 hi: op === 'Prod' ? 2 : 4, ilo: -3, ihi: 3 });
+                                 hi: op === 'Prod' ? 2 : 4, ilo: op === 'Prod' ? -2 : -3,
+                                 ihi: op === 'Prod' ? 2 : 3 });
         const attrs = { keep_dims: attr.b(keepDims), Tidx: attr.type('int32') };
         if (dtype !== 'bool') attrs.T = attr.type(dtype);
         const reduced = normalizedAxes(axes, rank).reduce((n, a) => n * shape[a], 1);
@@ -499,7 +529,8 @@ function addMatMulCases() {
     const tb = chance(0.5);
     const mismatch = k === 23;  // inner dimensions that differ
     const a = randomTensor('float32', ta ? [kk, m] : [m, kk], { specials: k % 6 === 0 });
-    const b = randomTensor('float32', tb ? [n, kk + (mismatch ? 1 : 0)] : [kk + (mismatch ? 1 : 0), n]);
+    const kb = kk + (mismatch ? 1 : 0);
+    const b = randomTensor('float32', tb ? [n, kb] : [kb, n]);
     addCase('MatMul', { T: attr.type('float32'), transpose_a: attr.b(ta), transpose_b: attr.b(tb) },
             [a, b], (x, y) => tf.matMul(x, y, ta, tb),
             { tol: accumulated(kk, 16), expectError: mismatch });
@@ -557,7 +588,8 @@ function addConvCases() {
       if ((fh - 1) * dh + 1 > h + explicit[2] + explicit[3] ||
           (fw - 1) * dw + 1 > w + explicit[4] + explicit[5]) continue;
     }
-    const x = randomTensor('float32', [n, h, w, c], { specials: k % 10 === 0 ? [Infinity] : false });
+    const x = randomTensor('float32', [n, h, w, c],
+                           { specials: k % 10 === 0 ? [Infinity] : false });
     const f = randomTensor('float32', [fh, fw, c, oc]);
     addCase('Conv2D', attrs, [x, f],
             (a, b) => tf.conv2d(a, b, [sh, sw], pad, 'NHWC', [dh, dw]),
@@ -599,7 +631,8 @@ function addConvCases() {
               dilations: attr.ints([1, 1, 1, 1]), data_format: attr.s('NHWC') },
             [int32s([n, h, w, c]), randomTensor('float32', [fh, fw, c, oc]),
              randomTensor('float32', [n, oh, ow, oc])],
-            (sizes, f, dy) => tf.conv2dTranspose(dy, f, [n, h, w, c], [s, s], padding.toLowerCase()),
+            (sizes, f, dy) =>
+              tf.conv2dTranspose(dy, f, [n, h, w, c], [s, s], padding.toLowerCase()),
             { tol: accumulated(fh * fw * oc, 16), outDtypes: ['float32'] });
   }
   for (const [op, fn] of [['MaxPool', tf.maxPool], ['AvgPool', tf.avgPool]]) {
@@ -660,6 +693,105 @@ function addConvCases() {
   }
 }
 
+// ---- Gradients of convolutions, pooling and LRN, from tfjs's own gradients -------------------
+
+// tfjs's kernel of that name (the CPU backend has TensorFlow's gradient kernels, which tfjs-core's
+// public functions reach only through gradients, registered by the full tfjs package alone).
+function runKernel(name, inputs, attrs) { return tf.engine().runKernel(name, inputs, attrs); }
+
+function addGradientCases() {
+  for (let k = 0; k < 12; ++k) {
+    const n = randInt(1, 2);
+    const h = randInt(1, 6);
+    const w = randInt(1, 6);
+    const c = randInt(1, 3);
+    const oc = randInt(1, 3);
+    const fh = randInt(1, Math.min(3, h));
+    const fw = randInt(1, Math.min(3, w));
+    const padding = pick(['SAME', 'VALID']);
+    const s = randInt(1, 2);
+    const oh = convOutSize(h, fh, s, 1, padding);
+    const ow = convOutSize(w, fw, s, 1, padding);
+    const attrs = { T: attr.type('float32'), strides: attr.ints([1, s, s, 1]),
+                    padding: attr.s(padding), dilations: attr.ints([1, 1, 1, 1]),
+                    data_format: attr.s('NHWC') };
+    const pad = padding.toLowerCase();
+    addCase('Conv2DBackpropFilter', attrs,
+            [randomTensor('float32', [n, h, w, c]), int32s([fh, fw, c, oc]),
+             randomTensor('float32', [n, oh, ow, oc])],
+            (x, sizes, dy) => runKernel('Conv2DBackpropFilter', { x, dy },
+                                        { strides: [s, s], pad, dataFormat: 'NHWC',
+                                          filterShape: [fh, fw, c, oc] }),
+            { tol: accumulated(n * oh * ow, 16), outDtypes: ['float32'] });
+    const mult = randInt(1, 2);
+    const dwAttrs = { ...attrs };
+    const dyDepthwise = randomTensor('float32', [n, oh, ow, c * mult]);
+    addCase('DepthwiseConv2dNativeBackpropInput', dwAttrs,
+            [int32s([n, h, w, c]), randomTensor('float32', [fh, fw, c, mult]), dyDepthwise],
+            (sizes, filter, dy) => runKernel('DepthwiseConv2dNativeBackpropInput', { dy, filter },
+                                             { strides: [s, s], dilations: [1, 1], pad,
+                                               inputShape: [n, h, w, c] }),
+            { tol: accumulated(fh * fw * mult, 16), outDtypes: ['float32'] });
+    addCase('DepthwiseConv2dNativeBackpropFilter', dwAttrs,
+            [randomTensor('float32', [n, h, w, c]), int32s([fh, fw, c, mult]), dyDepthwise],
+            (x, sizes, dy) => runKernel('DepthwiseConv2dNativeBackpropFilter', { x, dy },
+                                        { strides: [s, s], dilations: [1, 1], pad,
+                                          filterShape: [fh, fw, c, mult] }),
+            { tol: accumulated(n * oh * ow, 16), outDtypes: ['float32'] });
+  }
+  for (let k = 0; k < 24; ++k) {
+    const maxPool = k % 2 === 0;
+    const shape = [randInt(1, 2), randInt(1, 6), randInt(1, 6), randInt(1, 3)];
+    const kh = randInt(1, Math.min(3, shape[1]));
+    const kw = randInt(1, Math.min(3, shape[2]));
+    const sh = randInt(1, 3);
+    const sw = randInt(1, 3);
+    const padding = pick(['SAME', 'VALID']);
+    const pad = padding.toLowerCase();
+    const oh = convOutSize(shape[1], kh, sh, 1, padding);
+    const ow = convOutSize(shape[2], kw, sw, 1, padding);
+    const attrs = { T: attr.type('float32'), ksize: attr.ints([1, kh, kw, 1]),
+                    strides: attr.ints([1, sh, sw, 1]), padding: attr.s(padding),
+                    data_format: attr.s('NHWC') };
+    const dy = randomTensor('float32', [shape[0], oh, ow, shape[3]]);
+    if (maxPool) {
+      // A fine grid: ties in a window (both send the gradient to the first maximum) are rare.
+      const x = randomTensor('float32', shape, { grid: 4096 });
+      const y = tf.tidy(() => {
+        const t = tf.maxPool(toTf(x), [kh, kw], [sh, sw], pad);
+        return tensor('float32', t.shape, Array.from(t.dataSync()));
+      });
+      addCase('MaxPoolGrad', attrs, [x, y, dy],
+              (input, output, dy) => runKernel('MaxPoolGrad', { dy, input, output },
+                                               { filterSize: [kh, kw], strides: [sh, sw], pad }),
+              { tol: accumulated(kh * kw, 4) });
+    } else {
+      addCase('AvgPoolGrad', attrs, [int32s(shape), dy],
+              (sizes, dy) => runKernel('AvgPoolGrad', { dy, input: tf.zeros(shape) },
+                                       { filterSize: [kh, kw], strides: [sh, sw], pad }),
+              { tol: accumulated(kh * kw, 4), outDtypes: ['float32'] });
+    }
+  }
+  for (let k = 0; k < 8; ++k) {
+    const radius = randInt(0, 2);
+    const bias = pick([1, 2]);
+    const alpha = pick([1, 0.5, 1e-4]);
+    const beta = pick([0.5, 0.75, 1]);
+    const shape = [1, randInt(1, 2), randInt(1, 2), randInt(1, 6)];
+    const x = randomTensor('float32', shape);
+    const y = tf.tidy(() => {
+      const t = tf.localResponseNormalization(toTf(x), radius, bias, alpha, beta);
+      return tensor('float32', t.shape, Array.from(t.dataSync()));
+    });
+    addCase('LRNGrad', { T: attr.type('float32'), depth_radius: attr.i(radius),
+                         bias: attr.f(bias), alpha: attr.f(alpha), beta: attr.f(beta) },
+            [randomTensor('float32', shape), x, y],
+            (dy, x, y) => runKernel('LRNGrad', { x, y, dy },
+                                    { depthRadius: radius, bias, alpha, beta }),
+            { tol: { ulps: 256, atol: 1e-5 } });
+  }
+}
+
 // ---- Softmax and losses --------------------------------------------------------------------
 
 function addSoftmaxCases() {
@@ -691,7 +823,11 @@ function addSoftmaxCases() {
             { T: attr.type('float32'), Tlabels: attr.type('int32') },
             [randomTensor('float32', [b, c], { lo: -6, hi: 6 }), labels],
             (logits, l) => {
-              const oneHot = tf.oneHot(l, c, 1, 0, 'float32');
+              const oneHot = tf.tensor(Array.from(labels.values, (label) => {
+                const row = new Array(c).fill(0);
+                row[label] = 1;
+                return row;
+              }).flat(), [b, c]);
               return [softmaxLoss(oneHot, logits), tf.sub(tf.softmax(logits), oneHot)];
             },
             { tol: { ulps: 64, atol: 1e-5 }, outDtypes: ['float32'] });
@@ -751,7 +887,8 @@ function addConcatPackSplitCases() {
     const num = randInt(1, 3);
     shape[a] = num * randInt(0, 2);
     addCase('Split', { num_split: attr.i(num), T: attr.type(dtype) },
-            [int32Scalar(axis), randomTensor(dtype, shape)], (d, t) => tf.split(t, num, axis), { outDtypes: [dtype] });
+            [int32Scalar(axis), randomTensor(dtype, shape)], (d, t) => tf.split(t, num, axis),
+            { outDtypes: [dtype] });
   }
   for (let k = 0; k < 12; ++k) {
     const dtype = pick(kMoveDtypes);
@@ -769,6 +906,96 @@ function addConcatPackSplitCases() {
             [randomTensor(dtype, shape), int32s(given), int32Scalar(axis)],
             (t) => tf.split(t, given, axis));
   }
+}
+
+// TensorFlow's StridedSlice (ValidateStridedSliceOp: the sparse spec made dense, each dimension
+// canonicalized), on a tensor description: {shape, values} or {error}.
+function stridedSliceReference(input, shape, begin, end, strides, masks) {
+  const dims = shape.length;
+  let n = begin.length;
+  const b = begin.slice();
+  const e = end.slice();
+  const s = strides.slice();
+  let ellipsisMask = masks.ellipsisMask;
+  if (ellipsisMask === 0) {  // an implicit ellipsis at the end
+    ellipsisMask |= 1 << n;
+    b.push(0); e.push(0); s.push(1);
+    ++n;
+  }
+  let addAxisAfterEllipsis = 0;
+  let seenEllipsis = false;
+  for (let i = 0; i < n; ++i) {
+    if (seenEllipsis && (masks.newAxisMask >> i) & 1) ++addAxisAfterEllipsis;
+    if ((ellipsisMask >> i) & 1) seenEllipsis = true;
+  }
+  const dense = [];  // per input dimension: {begin, end, stride, beginMasked, endMasked, shrink}
+  const finalShape = [];  // dense index, or 'new'
+  let full = 0;
+  for (let i = 0; i < n; ++i) {
+    if ((ellipsisMask >> i) & 1) {
+      const next = Math.min(dims - (n - i) + 1 + addAxisAfterEllipsis, dims);
+      for (; full < next; ++full) {
+        dense[full] = { begin: 0, end: 0, stride: 1, beginMasked: true, endMasked: true };
+        finalShape.push(full);
+      }
+    } else if ((masks.newAxisMask >> i) & 1) {
+      finalShape.push('new');
+    } else {
+      if (full === dims) return { error: 'index out of range using input dim' };
+      const shrink = ((masks.shrinkMask >> i) & 1) === 1;
+      dense[full] = { begin: b[i], end: e[i], stride: s[i], shrink,
+                      beginMasked: ((masks.beginMask >> i) & 1) === 1,
+                      endMasked: ((masks.endMask >> i) & 1) === 1 };
+      if (!shrink) finalShape.push(full);
+      ++full;
+    }
+  }
+  const starts = [];
+  const steps = [];
+  const sizes = [];
+  for (let d = 0; d < dims; ++d) {
+    const spec = dense[d] || { begin: 0, end: 0, stride: 1, beginMasked: true, endMasked: true };
+    const size = shape[d];
+    const stride = spec.stride;
+    if (stride === 0) return { error: 'strides must be non-zero' };
+    if (spec.shrink) {
+      if (stride <= 0) return { error: 'only stride 1 allowed on non-range indexing' };
+      const index = spec.begin < 0 ? spec.begin + size : spec.begin;
+      if (index < 0 || index >= size) return { error: 'slice index out of bounds' };
+      starts.push(index); steps.push(1); sizes.push(1);
+      continue;
+    }
+    const lo = stride > 0 ? 0 : -1;
+    const hi = stride > 0 ? size : size - 1;
+    const canonical = (x, masked, isEnd) => {
+      if (masked) return (stride > 0) !== isEnd ? lo : hi;
+      const fwd = x < 0 ? x + size : x;
+      return Math.min(Math.max(fwd, lo), hi);
+    };
+    const first = canonical(spec.begin, spec.beginMasked, false);
+    const last = canonical(spec.end, spec.endMasked, true);
+    const interval = last - first;
+    const count = interval === 0 || (interval < 0) !== (stride < 0)
+        ? 0 : Math.ceil(interval / stride);
+    starts.push(first); steps.push(stride); sizes.push(count);
+  }
+  const strideOf = [];
+  let acc = 1;
+  for (let d = dims - 1; d >= 0; --d) { strideOf[d] = acc; acc *= shape[d]; }
+  const values = [];
+  const total = sizes.reduce((x, y) => x * y, 1);
+  for (let flat = 0; flat < total; ++flat) {
+    let rest = flat;
+    let offset = 0;
+    for (let d = dims - 1; d >= 0; --d) {
+      const k = rest % sizes[d];
+      rest = Math.floor(rest / sizes[d]);
+      offset += (starts[d] + k * steps[d]) * strideOf[d];
+    }
+    values.push(input.values[offset]);
+  }
+  const outShape = finalShape.map((x) => (x === 'new' ? 1 : sizes[x]));
+  return { shape: outShape, values };
 }
 
 function addSliceCases() {
@@ -825,13 +1052,18 @@ function addSliceCases() {
       if (chance(0.2)) beginMask |= 1 << i;
       if (chance(0.2)) endMask |= 1 << i;
     }
+    const values = randomTensor(dtype, shape);
     addCase('StridedSlice',
             { T: attr.type(dtype), Index: attr.type('int32'), begin_mask: attr.i(beginMask),
               end_mask: attr.i(endMask), ellipsis_mask: attr.i(ellipsisMask),
               new_axis_mask: attr.i(newAxisMask), shrink_axis_mask: attr.i(shrinkMask) },
-            [randomTensor(dtype, shape), int32s(begin), int32s(end), int32s(strides)],
+            [values, int32s(begin), int32s(end), int32s(strides)],
             (t) => tf.stridedSlice(t, begin, end, strides, beginMask, endMask, ellipsisMask,
-                                   newAxisMask, shrinkMask));
+                                   newAxisMask, shrinkMask),
+            // tfjs's stridedSlice misreads some combinations of masks.
+            { reference: () => stridedSliceReference(
+                values, shape, begin, end, strides,
+                { beginMask, endMask, ellipsisMask, newAxisMask, shrinkMask }) });
   }
 }
 
@@ -887,7 +1119,8 @@ function addShapeCases() {
     const dtype = pick(kMoveDtypes);
     const rank = randInt(0, 3);
     const shape = randomShape(rank, 3);
-    const target = [...randomShape(randInt(0, 2), 3), ...shape.map((d) => (d === 1 ? randInt(1, 3) : d))];
+    const target = [...randomShape(randInt(0, 2), 3),
+                    ...shape.map((d) => (d === 1 ? randInt(1, 3) : d))];
     addCase('BroadcastTo', { T: attr.type(dtype), Tidx: attr.type('int32') },
             [randomTensor(dtype, shape), int32s(target)], (t) => tf.broadcastTo(t, target));
   }
@@ -977,7 +1210,8 @@ function addFillCastCases() {
             () => tf.fill(dims, dtype === 'bool' ? value === 1 : value, dtype),
             { outDtypes: [dtype] });
   }
-  for (const [op, fn] of [['ZerosLike', tf.zerosLike], ['OnesLike', tf.onesLike]]) {
+  for (const [op, fn] of [['ZerosLike', tf.zerosLike], ['OnesLike', tf.onesLike],
+                          ['Identity', tf.clone]]) {
     for (const dtype of ['float32', 'int32', 'bool']) {
       addCase(op, { T: attr.type(dtype) }, [randomTensor(dtype, unaryShape())], fn);
     }
@@ -1025,6 +1259,7 @@ function main() {
   addReductionCases();
   addMatMulCases();
   addConvCases();
+  addGradientCases();
   addSoftmaxCases();
   addConcatPackSplitCases();
   addSliceCases();
@@ -1044,7 +1279,8 @@ function main() {
     dropped,
   };
   const lines = cases.map((c) => JSON.stringify(c));
-  const text = `${JSON.stringify(header, null, 1).slice(0, -2)},\n"cases": [\n${lines.join(',\n')}\n]}\n`;
+  const headerText = JSON.stringify(header, null, 1).slice(0, -2);
+  const text = `${headerText},\n"cases": [\n${lines.join(',\n')}\n]}\n`;
   fs.writeFileSync(output, text);
   process.stderr.write(`wrote ${output}: ${cases.length} cases over ${ops.size} ops` +
                        ` (${dropped.length} dropped)\n`);
