@@ -772,6 +772,17 @@ function addGradientCases() {
               { tol: accumulated(kh * kw, 4), outDtypes: ['float32'] });
     }
   }
+  // EluGrad takes the ELU's output: computed by tfjs from random inputs.
+  for (let k = 0; k < 8; ++k) {
+    const shape = unaryShape();
+    const x = randomTensor('float32', shape, { specials: [Infinity, -Infinity, 0] });
+    const y = tf.tidy(() => {
+      const t = tf.elu(toTf(x));
+      return tensor('float32', t.shape, Array.from(t.dataSync()));
+    });
+    addCase('EluGrad', { T: attr.type('float32') }, [randomTensor('float32', shape), y],
+            (dy, out) => runKernel('EluGrad', { dy, y: out }, {}), { tol: kRounded });
+  }
   for (let k = 0; k < 8; ++k) {
     const radius = randInt(0, 2);
     const bias = pick([1, 2]);
@@ -1211,7 +1222,8 @@ function addFillCastCases() {
             { outDtypes: [dtype] });
   }
   for (const [op, fn] of [['ZerosLike', tf.zerosLike], ['OnesLike', tf.onesLike],
-                          ['Identity', tf.clone]]) {
+                          ['Identity', tf.clone], ['StopGradient', tf.clone],
+                          ['Snapshot', tf.clone]]) {
     for (const dtype of ['float32', 'int32', 'bool']) {
       addCase(op, { T: attr.type(dtype) }, [randomTensor(dtype, unaryShape())], fn);
     }
