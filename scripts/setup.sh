@@ -30,6 +30,25 @@ packages=(
   clang libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer targets
 )
 
+# The op oracle's test-only npm packages (TensorFlow.js's CPU backend, versions pinned by
+# tests/oracle/package-lock.json). Optional: only regenerating tests/oracle/cases.json needs them,
+# so without npm, or without the registry, the oracle_cases_up_to_date test is skipped.
+oracle_npm_packages() {
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/oracle"
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "setup: npm not found; skipping the op oracle's npm packages (only needed to regenerate tests/oracle/cases.json)"
+  elif [[ -f $dir/node_modules/.package-lock.json &&
+          ! $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]]; then
+    echo "setup: the op oracle's npm packages are installed"
+  elif (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+    echo "setup: installed the op oracle's npm packages (npm ci in tests/oracle)"
+  else
+    echo "setup: 'npm ci' in tests/oracle failed; oracle_cases_up_to_date will be skipped"
+  fi
+}
+oracle_npm_packages
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
