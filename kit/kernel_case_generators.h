@@ -46,6 +46,9 @@ std::vector<KernelCase> GatherCases(const CaseRequest& request);
 std::vector<KernelCase> CumsumCases(const CaseRequest& request);
 std::vector<KernelCase> RangeCases(const CaseRequest& request);
 std::vector<KernelCase> InvertPermutationCases(const CaseRequest& request);
+std::vector<KernelCase> ConcatOffsetCases(const CaseRequest& request);
+std::vector<KernelCase> UniqueCases(const CaseRequest& request);
+std::vector<KernelCase> DynamicStitchCases(const CaseRequest& request);
 
 }  // namespace tessera::plugin_check
 

@@ -200,6 +200,10 @@ const std::map<std::string, Generator>& Generators() {
     (*t)["LRNGrad"] = FourDimensionalCases;
     (*t)["Range"] = RangeCases;
     (*t)["InvertPermutation"] = InvertPermutationCases;
+    (*t)["ConcatOffset"] = ConcatOffsetCases;
+    (*t)["Unique"] = UniqueCases;
+    (*t)["DynamicStitch"] = DynamicStitchCases;
+    (*t)["ParallelDynamicStitch"] = DynamicStitchCases;
     (*t)["Fill"] = FillCases;
     (*t)["Reshape"] = ReshapeCases;
     (*t)["ExpandDims"] = ExpandDimsCases;

@@ -1,4 +1,4 @@
-// Case generators for ops that build, reshape, gather and select tensors.
+// Case generators for ops that build, reshape, gather, stitch and select tensors.
 #include <string>
 #include <tuple>
 #include <utility>
@@ -209,6 +209,45 @@ std::vector<KernelCase> InvertPermutationCases(const CaseRequest& request) {
     c.variant = absl::StrCat("[", absl::StrJoin(perm, ","), "]");
     cases.push_back(std::move(c));
   }
+  return cases;
+}
+
+std::vector<KernelCase> ConcatOffsetCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  const DataType dtype = InputType(request, 1);
+  for (const auto& [shapes, axis] : std::vector<std::pair<std::vector<std::vector<int64_t>>, int64_t>>{
+           {{{2, 3, 5}, {2, 7, 5}}, 1}, {{{4}, {0}, {3}}, 0}, {{{2, 3}, {2, 1}, {2, 2}}, -1}}) {
+    KernelCase c;
+    c.inputs = {IntScalar(TSR_DTYPE_INT32, axis)};
+    for (const std::vector<int64_t>& shape : shapes) c.inputs.push_back(IntVector(dtype, shape));
+    c.attrs["N"].set_i(static_cast<int64_t>(shapes.size()));
+    c.variant = absl::StrCat(shapes.size(), "_shapes/axis", axis);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> UniqueCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (int64_t n : {12, 1, 0}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {n})};
+    c.variant = absl::StrCat("[", n, "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// Indices that name every row of the output once, from several inputs of different ranks.
+std::vector<KernelCase> DynamicStitchCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  KernelCase c;
+  c.inputs = {IntScalar(TSR_DTYPE_INT32, 3), IntVector(TSR_DTYPE_INT32, {4, 1}),
+              IntVector(TSR_DTYPE_INT32, {0, 2}).Reshaped(TensorShape{1, 2}),
+              In(request, 1, {3}), In(request, 1, {2, 3}), In(request, 1, {1, 2, 3})};
+  c.attrs["N"].set_i(3);
+  c.variant = "rows[5,3]";
+  cases.push_back(std::move(c));
   return cases;
 }
 

@@ -1,9 +1,10 @@
-// Gradients of TensorFlow's array ops (as its python/ops/array_grad.py): ops that reshape, join,
-// cut, permute, slice, pad, tile or gather pass the gradient back through the inverse movement;
-// shape-valued inputs and outputs get none.
+// Gradients of TensorFlow's array ops (as its python/ops/array_grad.py and data_flow_grad.py): ops
+// that reshape, join, cut, permute, slice, pad, tile, gather or stitch pass the gradient back
+// through the inverse movement; shape-valued inputs and outputs get none; PreventGradient refuses.
 #include <cstdint>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
@@ -284,6 +285,21 @@ absl::Status GatherV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grad
   return absl::OkStatus();
 }
 
+// PreventGradient: asking for the gradient is the error, quoting the node's message.
+absl::Status PreventGradientGrad(const Scope&, const GradOp& op, const Grads&, Grads*) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("Gradient explicitly disabled. Reason: ", op.StringAttr("message", "")));
+}
+
+// DynamicStitch(indices_0..N-1, data_0..N-1): data_k's gradient gathers the rows its indices
+// name. Where an index repeats, every copy gets the row's gradient, as in TensorFlow.
+absl::Status DynamicStitchGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const size_t n = op.inputs.size() / 2;
+  out->assign(op.inputs.size(), Output());
+  for (size_t k = 0; k < n; ++k) (*out)[n + k] = ops::GatherV2(s, g[0], op.inputs[k], 0);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterArrayGradients(GradientRegistry* r) {
@@ -314,9 +330,13 @@ absl::Status RegisterArrayGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("BroadcastTo", BroadcastToGrad));
   RETURN_IF_ERROR(r->Register("GatherV2", GatherV2Grad));
   RETURN_IF_ERROR(r->Register("Fill", FillGrad));
+  RETURN_IF_ERROR(r->Register("PreventGradient", PreventGradientGrad));
+  RETURN_IF_ERROR(r->Register("DynamicStitch", DynamicStitchGrad));
+  RETURN_IF_ERROR(r->Register("ParallelDynamicStitch", DynamicStitchGrad));
   for (const char* op : {"Const", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "VariableV2", "VarHandleOp", "Placeholder",
-                         "OneHot", "Range", "Where", "InvertPermutation"}) {
+                         "OneHot", "Range", "Where", "InvertPermutation", "ShapeN",
+                         "ConcatOffset"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
   return absl::OkStatus();

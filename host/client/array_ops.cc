@@ -143,6 +143,25 @@ Shape::Shape(const Scope& scope, Input input, const Attrs& attrs) {
   output = First(operation);
 }
 
+ShapeN::ShapeN(const Scope& scope, InputList input) : ShapeN(scope, input, Attrs()) {}
+
+ShapeN::ShapeN(const Scope& scope, InputList input, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  std::vector<Output> ins = AsNodeOutList(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ShapeN");
+  if (ins.empty()) builder.SetError("attr 'N' must be at least 1, got 0 inputs");
+  if (!IsIndexType(attrs.out_type_)) {
+    builder.SetError(absl::StrCat("attr 'out_type' must be int32 or int64, got ",
+                                  DataTypeString(attrs.out_type_)));
+  }
+  DataType t = builder.CommonType("T", ins);
+  builder.Inputs(ins).AttrInt("N", static_cast<int64_t>(ins.size())).AttrType("T", t);
+  builder.AttrType("out_type", attrs.out_type_);
+  operation = builder.Finalize(std::vector<DataType>(ins.size(), attrs.out_type_));
+  output = AllOutputs(operation);
+}
+
 ExpandDims::ExpandDims(const Scope& scope, Input input, Input axis) {
   if (!scope.ok()) return;
   Output in = AsNodeOut(scope, input);
@@ -183,6 +202,24 @@ Concat::Concat(const Scope& scope, InputList values, Input axis) {
   builder.AttrType("Tidx", ax.type());
   operation = builder.Finalize({t});
   output = First(operation);
+}
+
+ConcatOffset::ConcatOffset(const Scope& scope, Input concat_dim, InputList shape) {
+  if (!scope.ok()) return;
+  Output dim = AsNodeOut(scope, concat_dim);
+  std::vector<Output> shapes = AsNodeOutList(scope, shape);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ConcatOffset");
+  CheckFixedType(builder, "concat_dim", dim, TSR_DTYPE_INT32);
+  if (shapes.size() < 2) {
+    builder.SetError(absl::StrCat("attr 'N' must be at least 2, got ", shapes.size(), " shapes"));
+  }
+  DataType t = builder.CommonType("shape_type", shapes);
+  if (!shapes.empty()) builder.CheckType("shape_type", shapes[0], kIndexTypes);
+  builder.Input(dim).Inputs(shapes).AttrInt("N", static_cast<int64_t>(shapes.size()));
+  builder.AttrType("shape_type", t);
+  operation = builder.Finalize(std::vector<DataType>(shapes.size(), t));
+  offset = AllOutputs(operation);
 }
 
 Fill::Fill(const Scope& scope, Input dims, Input value) {
@@ -239,6 +276,19 @@ IdentityN::IdentityN(const Scope& scope, InputList input) {
 
 StopGradient::StopGradient(const Scope& scope, Input input)
     : operation(UnaryT(scope, "StopGradient", input)), output(First(operation)) {}
+
+PreventGradient::PreventGradient(const Scope& scope, Input input)
+    : PreventGradient(scope, input, Attrs()) {}
+
+PreventGradient::PreventGradient(const Scope& scope, Input input, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "PreventGradient");
+  builder.Input(in).AttrType("T", in.type()).AttrString("message", attrs.message_);
+  operation = builder.Finalize({in.type()});
+  output = First(operation);
+}
 
 Snapshot::Snapshot(const Scope& scope, Input input)
     : operation(UnaryT(scope, "Snapshot", input)), output(First(operation)) {}
@@ -494,6 +544,55 @@ OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, I
   operation = builder.Finalize({t});
   output = First(operation);
 }
+
+Unique::Unique(const Scope& scope, Input x) : Unique(scope, x, Attrs()) {}
+
+Unique::Unique(const Scope& scope, Input x, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, x);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Unique");
+  if (!IsIndexType(attrs.out_idx_)) {
+    builder.SetError(absl::StrCat("attr 'out_idx' must be int32 or int64, got ",
+                                  DataTypeString(attrs.out_idx_)));
+  }
+  builder.Input(in).AttrType("T", in.type()).AttrType("out_idx", attrs.out_idx_);
+  operation = builder.Finalize({in.type(), attrs.out_idx_});
+  if (!operation.valid()) return;
+  y = operation.output(0);
+  idx = operation.output(1);
+}
+
+namespace {
+
+// DynamicStitch and ParallelDynamicStitch: N int32 indices, then N data of one type.
+Operation Stitch(const Scope& scope, absl::string_view op, const InputList& indices,
+                 const InputList& data) {
+  if (!scope.ok()) return Operation();
+  std::vector<Output> ids = AsNodeOutList(scope, indices);
+  std::vector<Output> values = AsNodeOutList(scope, data);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  if (ids.empty() || ids.size() != values.size()) {
+    builder.SetError(absl::StrCat("needs as many data inputs as indices inputs (at least 1), got ",
+                                  ids.size(), " indices and ", values.size(), " data"));
+  }
+  for (const Output& id : ids) CheckFixedType(builder, "indices", id, TSR_DTYPE_INT32);
+  DataType t = builder.CommonType("T", values);
+  builder.Inputs(ids).Inputs(values).AttrInt("N", static_cast<int64_t>(ids.size()));
+  builder.AttrType("T", t);
+  return builder.Finalize({t});
+}
+
+}  // namespace
+
+DynamicStitch::DynamicStitch(const Scope& scope, InputList indices, InputList data)
+    : operation(Stitch(scope, "DynamicStitch", indices, data)), merged(First(operation)) {}
+
+ParallelDynamicStitch::ParallelDynamicStitch(const Scope& scope, InputList indices,
+                                             InputList data)
+    : operation(Stitch(scope, "ParallelDynamicStitch", indices, data)),
+      merged(First(operation)) {}
 
 }  // namespace ops
 }  // namespace tessera

@@ -1,5 +1,6 @@
 // Typed wrappers of TensorFlow's array ops: constants, placeholders, identity and shape ops,
-// slicing, splitting, transposing, tiling, padding, gathering and index sequences.
+// slicing, splitting, transposing, tiling, padding, gathering, index sequences, Unique and the
+// stitching of rows by index.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "host/client/output.h"
 #include "host/client/scope.h"
 
@@ -95,6 +97,25 @@ class Shape {
   Output output;
 };
 
+// The shape of each of `input` as a vector. Attrs N, T, out_type (default int32).
+class ShapeN {
+ public:
+  struct Attrs {
+    Attrs OutType(DataType x) const {
+      Attrs ret = *this;
+      ret.out_type_ = x;
+      return ret;
+    }
+    DataType out_type_ = TSR_DTYPE_INT32;
+  };
+  ShapeN(const Scope& scope, InputList input);
+  ShapeN(const Scope& scope, InputList input, const Attrs& attrs);
+  static Attrs OutType(DataType x) { return Attrs().OutType(x); }
+  Output operator[](size_t index) const { return output[index]; }
+  Operation operation;
+  std::vector<Output> output;
+};
+
 // `input` with a dimension of size 1 inserted at `axis`. Attrs T, Tdim.
 class ExpandDims {
  public:
@@ -134,6 +155,17 @@ class Concat {
   Output output;
 };
 using ConcatV2 = Concat;
+
+// The offsets at which ConcatV2 along `concat_dim` (an int32 scalar) places inputs of the
+// shapes `shape` (int32 or int64 vectors): zero but along the axis. Attrs N (at least 2),
+// shape_type.
+class ConcatOffset {
+ public:
+  ConcatOffset(const Scope& scope, Input concat_dim, InputList shape);
+  Output operator[](size_t index) const { return offset[index]; }
+  Operation operation;
+  std::vector<Output> offset;
+};
 
 // A tensor of shape `dims` filled with the scalar `value`. Attrs T, index_type.
 class Fill {
@@ -194,6 +226,26 @@ class IdentityN {
 class StopGradient {
  public:
   StopGradient(const Scope& scope, Input input);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Its input; asking for its gradient is an error that quotes `message`. Attrs T, message
+// (default "").
+class PreventGradient {
+ public:
+  struct Attrs {
+    Attrs Message(absl::string_view x) const {
+      Attrs ret = *this;
+      ret.message_ = std::string(x);
+      return ret;
+    }
+    std::string message_;
+  };
+  PreventGradient(const Scope& scope, Input input);
+  PreventGradient(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs Message(absl::string_view x) { return Attrs().Message(x); }
   operator Output() const { return output; }
   Operation operation;
   Output output;
@@ -469,6 +521,45 @@ class OneHot {
   operator Output() const { return output; }
   Operation operation;
   Output output;
+};
+
+// The distinct elements `y` of the vector `x` in order of first appearance, and for each
+// element of `x` its position `idx` in `y`. Attrs T, out_idx (default int32).
+class Unique {
+ public:
+  struct Attrs {
+    Attrs OutIdx(DataType x) const {
+      Attrs ret = *this;
+      ret.out_idx_ = x;
+      return ret;
+    }
+    DataType out_idx_ = TSR_DTYPE_INT32;
+  };
+  Unique(const Scope& scope, Input x);
+  Unique(const Scope& scope, Input x, const Attrs& attrs);
+  static Attrs OutIdx(DataType x) { return Attrs().OutIdx(x); }
+  Operation operation;
+  Output y;
+  Output idx;
+};
+
+// merged[indices[k][j], ...] = data[k][j, ...]: rows interleaved by int32 `indices`, the last
+// input winning where an index repeats. Attrs N, T.
+class DynamicStitch {
+ public:
+  DynamicStitch(const Scope& scope, InputList indices, InputList data);
+  operator Output() const { return merged; }
+  Operation operation;
+  Output merged;
+};
+
+// DynamicStitch where the winner among repeated indices is left unspecified. Attrs N, T.
+class ParallelDynamicStitch {
+ public:
+  ParallelDynamicStitch(const Scope& scope, InputList indices, InputList data);
+  operator Output() const { return merged; }
+  Operation operation;
+  Output merged;
 };
 
 }  // namespace ops

@@ -1,7 +1,8 @@
-// TensorFlow's array ops: Const, Identity, placeholders, Reshape, Shape, ExpandDims, Squeeze,
-// ConcatV2, Fill, ZerosLike, OnesLike, Pack, the identity family (IdentityN, StopGradient,
-// Snapshot), Size, Rank, BroadcastGradientArgs, Where and Range, with their shape functions;
-// then the slicing and reshaping groups (array_slice_ops.cc, array_transform_ops.cc).
+// TensorFlow's array ops: Const, Identity, placeholders, Reshape, Shape, ShapeN, ExpandDims,
+// Squeeze, ConcatV2, ConcatOffset, Fill, ZerosLike, OnesLike, Pack, the identity family
+// (IdentityN, StopGradient, PreventGradient, Snapshot), Size, Rank, BroadcastGradientArgs, Where
+// and Range, with their shape functions; then the slicing, reshaping and indexing groups
+// (array_slice_ops.cc, array_transform_ops.cc, array_index_ops.cc).
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -120,6 +121,21 @@ absl::Status ReshapeShape(ShapeInferenceContext& ctx) {
 
 absl::Status ShapeShape(ShapeInferenceContext& ctx) {
   ctx.set_output(0, PartialShape({ctx.input(0).rank_known() ? ctx.input(0).rank() : -1}));
+  return absl::OkStatus();
+}
+
+// ShapeN: output i is a vector as long as input i's rank.
+absl::Status ShapeNShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < ctx.num_outputs(); ++i) {
+    const PartialShape& input = ctx.input(i);
+    ctx.set_output(i, PartialShape({input.rank_known() ? input.rank() : kUnknownDim}));
+  }
+  return absl::OkStatus();
+}
+
+// ConcatOffset(concat_dim, shape_0..shape_N-1): offset i has the shape of shape_i.
+absl::Status ConcatOffsetShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, ctx.input(i + 1));
   return absl::OkStatus();
 }
 
@@ -448,6 +464,13 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .TypeAttr("T")
                                            .TypeAttr("out_type", {kInt32, kInt64}, kInt32)
                                            .SetShapeFn(ShapeShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ShapeN")
+                                           .InputList("input", "N", "T")
+                                           .OutputList("output", "N", "out_type")
+                                           .IntAttr("N", std::nullopt, 1)
+                                           .TypeAttr("T")
+                                           .TypeAttr("out_type", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(ShapeNShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ExpandDims")
                                            .Input("input", "T")
                                            .Input("dim", "Tdim")
@@ -469,6 +492,13 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .TypeAttr("T")
                                            .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
                                            .SetShapeFn(ConcatV2Shape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ConcatOffset")
+                                           .Input("concat_dim", kInt32)
+                                           .InputList("shape", "N", "shape_type")
+                                           .OutputList("offset", "N", "shape_type")
+                                           .IntAttr("N", std::nullopt, 2)
+                                           .TypeAttr("shape_type", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(ConcatOffsetShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Fill")
                                            .Input("dims", "index_type")
                                            .Input("value", "T")
@@ -510,6 +540,12 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                              .TypeAttr("T")
                                              .SetShapeFn(UnchangedShape)));
   }
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("PreventGradient")
+                                           .Input("input", "T")
+                                           .Output("output", "T")
+                                           .TypeAttr("T")
+                                           .StringAttr("message", "")
+                                           .SetShapeFn(UnchangedShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Size")
                                            .Input("input", "T")
                                            .Output("output", "out_type")
@@ -548,7 +584,8 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                          kInt32)
                                .SetShapeFn(RangeShape)));
   RETURN_IF_ERROR(RegisterArraySliceOps(registry));
-  return RegisterArrayTransformOps(registry);
+  RETURN_IF_ERROR(RegisterArrayTransformOps(registry));
+  return RegisterArrayIndexOps(registry);
 }
 
 }  // namespace tessera

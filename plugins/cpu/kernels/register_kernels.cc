@@ -56,6 +56,8 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterMirrorPadGradKernels,
       &RegisterUnsortedSegmentSumKernels,
       &RegisterInvertPermutationKernels,
+      &RegisterUniqueKernels,
+      &RegisterDynamicStitchKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);

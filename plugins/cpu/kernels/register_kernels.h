@@ -40,7 +40,7 @@ sdk::Status RegisterPadKernels(TSR_Registrar* registrar);        // Pad PadV2 Mi
 sdk::Status RegisterGatherKernels(TSR_Registrar* registrar);     // GatherV2 OneHot
 sdk::Status RegisterSequenceKernels(TSR_Registrar* registrar);   // Range Where
 sdk::Status RegisterIdentityKernels(TSR_Registrar* registrar);   // IdentityN StopGradient ...
-sdk::Status RegisterMetadataKernels(TSR_Registrar* registrar);   // Size Rank BroadcastGradientArgs
+sdk::Status RegisterMetadataKernels(TSR_Registrar* registrar);   // Size Rank ShapeN ConcatOffset ...
 sdk::Status RegisterCastKernels(TSR_Registrar* registrar);
 sdk::Status RegisterComparisonKernels(TSR_Registrar* registrar);  // Less ... NotEqual
 sdk::Status RegisterLogicalKernels(TSR_Registrar* registrar);     // LogicalAnd LogicalOr LogicalNot
@@ -60,6 +60,10 @@ sdk::Status RegisterStridedSliceGradKernels(TSR_Registrar* registrar);
 sdk::Status RegisterMirrorPadGradKernels(TSR_Registrar* registrar);
 sdk::Status RegisterUnsortedSegmentSumKernels(TSR_Registrar* registrar);
 sdk::Status RegisterInvertPermutationKernels(TSR_Registrar* registrar);
+
+// Ops that place elements by index.
+sdk::Status RegisterUniqueKernels(TSR_Registrar* registrar);
+sdk::Status RegisterDynamicStitchKernels(TSR_Registrar* registrar);  // and ParallelDynamicStitch
 
 // All of the above, in order; stops at the first failure.
 sdk::Status RegisterAllKernels(TSR_Registrar* registrar);
