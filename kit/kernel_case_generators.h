@@ -49,6 +49,10 @@ std::vector<KernelCase> InvertPermutationCases(const CaseRequest& request);
 std::vector<KernelCase> ConcatOffsetCases(const CaseRequest& request);
 std::vector<KernelCase> UniqueCases(const CaseRequest& request);
 std::vector<KernelCase> DynamicStitchCases(const CaseRequest& request);
+std::vector<KernelCase> ReverseSequenceCases(const CaseRequest& request);
+std::vector<KernelCase> GatherNdCases(const CaseRequest& request);
+std::vector<KernelCase> ScatterNdCases(const CaseRequest& request);
+std::vector<KernelCase> TopKCases(const CaseRequest& request);
 
 }  // namespace tessera::plugin_check
 

@@ -204,6 +204,10 @@ const std::map<std::string, Generator>& Generators() {
     (*t)["Unique"] = UniqueCases;
     (*t)["DynamicStitch"] = DynamicStitchCases;
     (*t)["ParallelDynamicStitch"] = DynamicStitchCases;
+    (*t)["ReverseSequence"] = ReverseSequenceCases;
+    (*t)["GatherNd"] = GatherNdCases;
+    (*t)["ScatterNd"] = ScatterNdCases;
+    (*t)["TopKV2"] = TopKCases;
     (*t)["Fill"] = FillCases;
     (*t)["Reshape"] = ReshapeCases;
     (*t)["ExpandDims"] = ExpandDimsCases;

@@ -251,4 +251,60 @@ std::vector<KernelCase> DynamicStitchCases(const CaseRequest& request) {
   return cases;
 }
 
+std::vector<KernelCase> ReverseSequenceCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [seq_dim, batch_dim] :
+       std::vector<std::pair<int64_t, int64_t>>{{1, 0}, {0, 1}}) {
+    KernelCase c;
+    const std::vector<int64_t> lengths =
+        batch_dim == 0 ? std::vector<int64_t>{1, 4, 0} : std::vector<int64_t>{3, 0, 2, 1};
+    c.inputs = {In(request, 0, {3, 4}), IntVector(InputType(request, 1), lengths)};
+    c.attrs["seq_dim"].set_i(seq_dim);
+    c.attrs["batch_dim"].set_i(batch_dim);
+    c.variant = absl::StrCat("[3,4]/seq_dim", seq_dim, "/batch_dim", batch_dim);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> GatherNdCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [indices, shape] : std::vector<std::pair<std::vector<int64_t>, TensorShape>>{
+           {{0, 1, 2, 3, 1, 0}, {3, 2}}, {{2, 0}, {2, 1}}, {{}, {0, 2}}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {3, 4}), IntVector(InputType(request, 1), indices).Reshaped(shape)};
+    c.variant = absl::StrCat("[3,4]/indices", shape.DebugString());
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ScatterNdCases(const CaseRequest& request) {
+  const DataType index_type = InputType(request, 0);
+  std::vector<KernelCase> cases;
+  KernelCase rows;
+  rows.inputs = {IntVector(index_type, {0, 3, 1}).Reshaped(TensorShape{3, 1}),
+                 In(request, 1, {3, 2}), IntVector(index_type, {4, 2})};
+  rows.variant = "rows/[4,2]";
+  cases.push_back(std::move(rows));
+  KernelCase elements;
+  elements.inputs = {IntVector(index_type, {0, 1, 3, 0}).Reshaped(TensorShape{2, 2}),
+                     In(request, 1, {2}), IntVector(index_type, {4, 2})};
+  elements.variant = "elements/[4,2]";
+  cases.push_back(std::move(elements));
+  return cases;
+}
+
+std::vector<KernelCase> TopKCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [shape, k] : std::vector<std::pair<TensorShape, int64_t>>{
+           {{3, 5}, 2}, {{6}, 6}, {{2, 3}, 0}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, shape), IntScalar(InputType(request, 1), k)};
+    c.variant = absl::StrCat(shape.DebugString(), "/k", k);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 }  // namespace tessera::plugin_check

@@ -285,6 +285,27 @@ absl::Status GatherV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grad
   return absl::OkStatus();
 }
 
+// ReverseSequence reverses its gradient the same way.
+absl::Status ReverseSequenceGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::ReverseSequence(s, g[0], op.inputs[1], op.IntAttr("seq_dim", 0),
+                               ops::ReverseSequence::BatchDim(op.IntAttr("batch_dim", 0))),
+          Output()};
+  return absl::OkStatus();
+}
+
+// GatherNd(params, indices): the gradient scattered (and summed) back into params' shape.
+absl::Status GatherNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& indices = op.inputs[1];
+  *out = {ops::ScatterNd(s, indices, g[0], ShapeOf(s, op.inputs[0], indices.type())), Output()};
+  return absl::OkStatus();
+}
+
+// ScatterNd(indices, updates, shape): each update's gradient is read back from where it went.
+absl::Status ScatterNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {Output(), ops::GatherNd(s, g[0], op.inputs[0]), Output()};
+  return absl::OkStatus();
+}
+
 // PreventGradient: asking for the gradient is the error, quoting the node's message.
 absl::Status PreventGradientGrad(const Scope&, const GradOp& op, const Grads&, Grads*) {
   return absl::InvalidArgumentError(
@@ -333,6 +354,9 @@ absl::Status RegisterArrayGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("PreventGradient", PreventGradientGrad));
   RETURN_IF_ERROR(r->Register("DynamicStitch", DynamicStitchGrad));
   RETURN_IF_ERROR(r->Register("ParallelDynamicStitch", DynamicStitchGrad));
+  RETURN_IF_ERROR(r->Register("ReverseSequence", ReverseSequenceGrad));
+  RETURN_IF_ERROR(r->Register("GatherNd", GatherNdGrad));
+  RETURN_IF_ERROR(r->Register("ScatterNd", ScatterNdGrad));
   for (const char* op : {"Const", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "VariableV2", "VarHandleOp", "Placeholder",
                          "OneHot", "Range", "Where", "InvertPermutation", "ShapeN",

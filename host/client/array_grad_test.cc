@@ -1,8 +1,8 @@
 // Numeric checks of the array gradients: joining and cutting (ConcatV2, Pack, Unpack, Split,
 // SplitV), permuting (Transpose, ReverseV2), slicing (Slice, StridedSlice with every mask),
-// padding (Pad, PadV2, MirrorPad), Tile, BroadcastTo, GatherV2, DynamicStitch, IdentityN, Fill and
-// the gradient helper ops themselves, with negative axes and size-1 dimensions throughout; and
-// PreventGradient's refusal.
+// padding (Pad, PadV2, MirrorPad), Tile, BroadcastTo, GatherV2, GatherNd, ScatterNd,
+// ReverseSequence, DynamicStitch, IdentityN, Fill and the gradient helper ops themselves, with
+// negative axes and size-1 dimensions throughout; and PreventGradient's refusal.
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -248,6 +248,35 @@ TEST(ArrayGradTest, DynamicStitchGathersEachInputsRows) {
   CheckGradient({{3}, {1}}, [](const Scope& s, const Xs& x) -> Output {
     return ops::ParallelDynamicStitch(s, {ops::Const(s, {2, 0, 3}), ops::Const(s, {1})},
                                       {x[0], x[1]});
+  });
+}
+
+TEST(ArrayGradTest, ReverseSequenceReversesTheGradient) {
+  CheckGradient({{3, 4, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ReverseSequence(s, x[0], Int64s(s, {2, 0, 4}), 1);
+  });
+  CheckGradient({{2, 3, 4}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ReverseSequence(s, x[0], ops::Const(s, {1, 3, 0, 2}), 1,
+                                ops::ReverseSequence::BatchDim(2));
+  });
+}
+
+TEST(ArrayGradTest, GatherNdAndScatterNd) {
+  // Repeated rows of indices sum their gradients.
+  CheckGradient({{3, 4}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::GatherNd(s, x[0], ops::Const(s, {{0, 1}, {2, 3}, {0, 1}}));
+  });
+  CheckGradient({{3, 2, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::GatherNd(s, x[0], Int64s(s, {2, 0, 1}));
+  });
+  CheckGradient({{2, 1}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::GatherNd(s, x[0], ops::Const(s, {{{1}}, {{0}}}));
+  });
+  CheckGradient({{3, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ScatterNd(s, ops::Const(s, {{0}, {2}, {0}}), x[0], ops::Const(s, {4, 2}));
+  });
+  CheckGradient({{2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ScatterNd(s, ops::Const(s, {{1, 1}, {0, 2}}), x[0], ops::Const(s, {2, 3}));
   });
 }
 

@@ -456,6 +456,25 @@ Unstack::Unstack(const Scope& scope, Input value, int64_t num, const Attrs& attr
   output = AllOutputs(operation);
 }
 
+ReverseSequence::ReverseSequence(const Scope& scope, Input input, Input seq_lengths,
+                                 int64_t seq_dim)
+    : ReverseSequence(scope, input, seq_lengths, seq_dim, Attrs()) {}
+
+ReverseSequence::ReverseSequence(const Scope& scope, Input input, Input seq_lengths,
+                                 int64_t seq_dim, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output lengths = AsNodeOut(scope, seq_lengths);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ReverseSequence");
+  builder.CheckType("Tlen", lengths, kIndexTypes);
+  builder.Input(in).Input(lengths).AttrInt("seq_dim", seq_dim);
+  builder.AttrInt("batch_dim", attrs.batch_dim_).AttrType("T", in.type());
+  builder.AttrType("Tlen", lengths.type());
+  operation = builder.Finalize({in.type()});
+  output = First(operation);
+}
+
 Tile::Tile(const Scope& scope, Input input, Input multiples) {
   if (!scope.ok()) return;
   operation = WithIndexInput(scope, "Tile", "Tile", input, "Tmultiples", multiples);
@@ -542,6 +561,39 @@ OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, I
   builder.Input(i).Input(d).Input(on).Input(off).AttrInt("axis", attrs.axis_);
   builder.AttrType("T", t).AttrType("TI", i.type());
   operation = builder.Finalize({t});
+  output = First(operation);
+}
+
+namespace {
+
+constexpr std::initializer_list<DataType> kNdIndexTypes = {TSR_DTYPE_INT16, TSR_DTYPE_INT32,
+                                                           TSR_DTYPE_INT64};
+
+}  // namespace
+
+GatherNd::GatherNd(const Scope& scope, Input params, Input indices) {
+  if (!scope.ok()) return;
+  Output p = AsNodeOut(scope, params);
+  Output i = AsNodeOut(scope, indices);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "GatherNd");
+  builder.CheckType("Tindices", i, kNdIndexTypes);
+  builder.Input(p).Input(i).AttrType("Tparams", p.type()).AttrType("Tindices", i.type());
+  operation = builder.Finalize({p.type()});
+  output = First(operation);
+}
+
+ScatterNd::ScatterNd(const Scope& scope, Input indices, Input updates, Input shape) {
+  if (!scope.ok()) return;
+  Output i = AsNodeOut(scope, indices);
+  Output u = AsNodeOut(scope, updates);
+  Output sh = AsNodeOut(scope, shape);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ScatterNd");
+  DataType t = builder.CommonType("Tindices", {i, sh});
+  builder.CheckType("Tindices", i, kNdIndexTypes);
+  builder.Input(i).Input(u).Input(sh).AttrType("T", u.type()).AttrType("Tindices", t);
+  operation = builder.Finalize({u.type()});
   output = First(operation);
 }
 

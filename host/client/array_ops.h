@@ -1,6 +1,6 @@
 // Typed wrappers of TensorFlow's array ops: constants, placeholders, identity and shape ops,
-// slicing, splitting, transposing, tiling, padding, gathering, index sequences, Unique and the
-// stitching of rows by index.
+// slicing, splitting, transposing, tiling, padding, gathering and scattering, index sequences,
+// Unique and the stitching of rows by index.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -337,6 +337,27 @@ class Reverse {
 };
 using ReverseV2 = Reverse;
 
+// `input` with the first seq_lengths[b] slices along `seq_dim` reversed in each entry b of
+// `batch_dim`. Attrs seq_dim, batch_dim (default 0), T, Tlen (seq_lengths' type, int32/int64).
+class ReverseSequence {
+ public:
+  struct Attrs {
+    Attrs BatchDim(int64_t x) const {
+      Attrs ret = *this;
+      ret.batch_dim_ = x;
+      return ret;
+    }
+    int64_t batch_dim_ = 0;
+  };
+  ReverseSequence(const Scope& scope, Input input, Input seq_lengths, int64_t seq_dim);
+  ReverseSequence(const Scope& scope, Input input, Input seq_lengths, int64_t seq_dim,
+                  const Attrs& attrs);
+  static Attrs BatchDim(int64_t x) { return Attrs().BatchDim(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
 // The block of `input` starting at `begin` with extent `size` (-1: to the end). Attrs T, Index.
 class Slice {
  public:
@@ -518,6 +539,27 @@ class OneHot {
   OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value,
          const Attrs& attrs);
   static Attrs Axis(int64_t x) { return Attrs().Axis(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The slices of `params` named by the rows of the innermost dimension of `indices`
+// (int16/int32/int64). Attrs Tparams, Tindices.
+class GatherNd {
+ public:
+  GatherNd(const Scope& scope, Input params, Input indices);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Zeros of `shape` with each of `updates` added at the slice its row of `indices` names
+// (repeated rows add up); `indices` and `shape` share one int16/int32/int64 type. Attrs T,
+// Tindices.
+class ScatterNd {
+ public:
+  ScatterNd(const Scope& scope, Input indices, Input updates, Input shape);
   operator Output() const { return output; }
   Operation operation;
   Output output;

@@ -400,6 +400,44 @@ TEST(ArrayOpsTest, UniqueAndDynamicStitch) {
   )pb"));
 }
 
+TEST(ArrayOpsTest, ReverseSequenceGatherNdAndScatterNd) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto lengths = ops::Placeholder(root.WithOpName("lengths"), DT_INT32);
+  auto i = ops::Placeholder(root.WithOpName("i"), DT_INT64);
+  ops::ReverseSequence(root, x, lengths, 1);
+  ops::ReverseSequence(root.WithOpName("batch2"), x, lengths, 0,
+                       ops::ReverseSequence::BatchDim(2));
+  auto gathered = ops::GatherNd(root, x, i);
+  EXPECT_EQ(gathered.output.type(), DT_FLOAT);
+  ops::ScatterNd(root, i, x, i);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "ReverseSequence", R"pb(
+    name: "ReverseSequence" op: "ReverseSequence" input: "x" input: "lengths"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tlen" value { type: DT_INT32 } }
+    attr { key: "batch_dim" value { i: 0 } }
+    attr { key: "seq_dim" value { i: 1 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "batch2", R"pb(
+    name: "batch2" op: "ReverseSequence" input: "x" input: "lengths"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tlen" value { type: DT_INT32 } }
+    attr { key: "batch_dim" value { i: 2 } }
+    attr { key: "seq_dim" value { i: 0 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "GatherNd", R"pb(
+    name: "GatherNd" op: "GatherNd" input: "x" input: "i"
+    attr { key: "Tindices" value { type: DT_INT64 } }
+    attr { key: "Tparams" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "ScatterNd", R"pb(
+    name: "ScatterNd" op: "ScatterNd" input: "i" input: "x" input: "i"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tindices" value { type: DT_INT64 } }
+  )pb"));
+}
+
 // ---- Errors -------------------------------------------------------------------------------
 
 std::string ErrorOf(const Scope& scope) {
@@ -467,6 +505,18 @@ TEST(ArrayOpsErrorTest, ShapeNConcatOffsetUniqueAndStitchArguments) {
   Scope s6 = Scope::NewRootScope();
   ops::ParallelDynamicStitch(s6.WithOpName("d"), {{int64_t{0}}}, {{1.f}});
   EXPECT_THAT(ErrorOf(s6), HasSubstr("input 'indices' must be int32, got int64"));
+}
+
+TEST(ArrayOpsErrorTest, ReverseSequenceGatherNdAndScatterNdIndexTypes) {
+  Scope s1 = Scope::NewRootScope();
+  ops::ReverseSequence(s1.WithOpName("r"), {{1.f}}, {1.f}, 1);
+  EXPECT_THAT(ErrorOf(s1), HasSubstr("attr 'Tlen'"));
+  Scope s2 = Scope::NewRootScope();
+  ops::GatherNd(s2.WithOpName("g"), {1.f}, {0.f});
+  EXPECT_THAT(ErrorOf(s2), HasSubstr("attr 'Tindices'"));
+  Scope s3 = Scope::NewRootScope();
+  ops::ScatterNd(s3.WithOpName("s"), {{0}}, {1.f}, {int64_t{2}});
+  EXPECT_THAT(ErrorOf(s3), HasSubstr("attr 'Tindices'"));
 }
 
 TEST(ArrayOpsErrorTest, ListLengthsAndTypes) {

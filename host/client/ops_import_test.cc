@@ -56,6 +56,9 @@ tensorflow::GraphDef GraphWithEveryWrapper() {
   ops::Unique(root, ops::Reshape(root, x, {-1}), ops::Unique::OutIdx(DT_INT64));
   ops::DynamicStitch(root, {ops::Const(root, {0, 1})}, {x});
   ops::ParallelDynamicStitch(root, {ops::Const(root, {1, 0})}, {x});
+  ops::ReverseSequence(root, x, ops::Const(root, {1, 2}), 1);
+  ops::GatherNd(root, x, ops::Const(root, {{0, 1}, {1, 2}}));
+  ops::ScatterNd(root, ops::Const(root, {{1}, {0}}), x, ops::Const(root, {2, 3}));
   return GraphOf(root);
 }
 

@@ -1,5 +1,5 @@
-// TensorFlow's array ops that place elements by index: Unique, DynamicStitch and
-// ParallelDynamicStitch, with their shape functions.
+// TensorFlow's array ops that place elements by index: Unique, DynamicStitch,
+// ParallelDynamicStitch, GatherNd and ScatterNd, with their shape functions.
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +13,7 @@ namespace {
 
 constexpr DataType kInt32 = TSR_DTYPE_INT32;
 constexpr DataType kInt64 = TSR_DTYPE_INT64;
+constexpr DataType kInt16 = TSR_DTYPE_INT16;
 
 // Unique: `y` is a vector of unknown length, `idx` has the shape of `x`, which must be a vector.
 absl::Status UniqueShape(ShapeInferenceContext& ctx) {
@@ -62,6 +63,79 @@ absl::Status DynamicStitchShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
+// GatherNd: indices.shape[:-1] + params.shape[indices.shape[-1]:].
+absl::Status GatherNdShape(ShapeInferenceContext& ctx) {
+  PartialShape indices;
+  ASSIGN_OR_RETURN(indices, ctx.WithRankAtLeast(1, 1));
+  const PartialShape& params = ctx.input(0);
+  if (!params.rank_known() || !indices.rank_known() || indices.dim(indices.rank() - 1) < 0) {
+    ctx.set_output(0, PartialShape::Unknown());
+    return absl::OkStatus();
+  }
+  const int64_t depth = indices.dim(indices.rank() - 1);
+  if (depth > params.rank()) {
+    return ctx.Error(absl::StrCat(
+        "indices.shape[-1] must be <= params.rank, but saw indices shape: ", indices.ToString(),
+        " and params shape: ", params.ToString()));
+  }
+  ctx.set_output(0, indices.Subshape(0, indices.rank() - 1)
+                        .Concatenate(params.Subshape(static_cast<int>(depth), params.rank())));
+  return absl::OkStatus();
+}
+
+// The number of elements of `shape`, or -1 when a dimension (or the rank) is unknown.
+int64_t KnownNumElements(const PartialShape& shape) {
+  if (!shape.rank_known()) return -1;
+  int64_t n = 1;
+  for (int d = 0; d < shape.rank(); ++d) {
+    if (shape.dim(d) < 0) return -1;
+    n *= shape.dim(d);
+  }
+  return n;
+}
+
+// ScatterNd(indices, updates, shape): the output has the shape given by `shape`; indices'
+// leading dimensions must match updates', and updates' trailing ones the output's past
+// indices.shape[-1].
+absl::Status ScatterNdShape(ShapeInferenceContext& ctx) {
+  PartialShape indices;
+  PartialShape updates;
+  PartialShape out;
+  ASSIGN_OR_RETURN(indices, ctx.WithRankAtLeast(0, 1));
+  ASSIGN_OR_RETURN(updates, ctx.WithRankAtLeast(1, 1));
+  ASSIGN_OR_RETURN(out, ctx.MakeShapeFromShapeTensor(2));
+  if (KnownNumElements(out) == 0 &&
+      (KnownNumElements(indices) > 0 || KnownNumElements(updates) > 0)) {
+    return ctx.Error("Indices and updates specified for empty input");
+  }
+  if (indices.rank_known() && updates.rank_known() && out.rank_known() &&
+      indices.dim(indices.rank() - 1) >= 0) {
+    const int outer = indices.rank() - 1;
+    const int64_t depth = indices.dim(outer);
+    const PartialShape indices_prefix = indices.Subshape(0, outer);
+    const PartialShape updates_prefix = updates.Subshape(0, outer);
+    absl::StatusOr<PartialShape> merged = PartialShape::Merge(indices_prefix, updates_prefix);
+    if (!merged.ok() || updates.rank() < outer) {
+      return ctx.Error(absl::StrCat("Dimensions [0,", outer, ") of indices[shape=",
+                                    indices.ToString(), "] = ", indices_prefix.ToString(),
+                                    " must match dimensions [0,", outer, ") of updates[shape=",
+                                    updates.ToString(), "] = ", updates_prefix.ToString()));
+    }
+    const PartialShape out_suffix = out.Subshape(static_cast<int>(depth), out.rank());
+    const PartialShape updates_suffix = updates.Subshape(outer, updates.rank());
+    merged = PartialShape::Merge(out_suffix, updates_suffix);
+    if (!merged.ok() || depth > out.rank()) {
+      return ctx.Error(absl::StrCat("Dimensions [", depth, ",", out.rank(), ") of input[shape=",
+                                    out.ToString(), "] = ", out_suffix.ToString(),
+                                    " must match dimensions [", outer, ",", updates.rank(),
+                                    ") of updates[shape=", updates.ToString(), "] = ",
+                                    updates_suffix.ToString()));
+    }
+  }
+  ctx.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterArrayIndexOps(OpRegistry* registry) {
@@ -81,7 +155,21 @@ absl::Status RegisterArrayIndexOps(OpRegistry* registry) {
                                              .TypeAttr("T")
                                              .SetShapeFn(DynamicStitchShape)));
   }
-  return absl::OkStatus();
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("GatherNd")
+                                           .Input("params", "Tparams")
+                                           .Input("indices", "Tindices")
+                                           .Output("output", "Tparams")
+                                           .TypeAttr("Tparams")
+                                           .TypeAttr("Tindices", {kInt16, kInt32, kInt64})
+                                           .SetShapeFn(GatherNdShape)));
+  return RegisterOp(registry, OpDefBuilder("ScatterNd")
+                                  .Input("indices", "Tindices")
+                                  .Input("updates", "T")
+                                  .Input("shape", "Tindices")
+                                  .Output("output", "T")
+                                  .TypeAttr("T")
+                                  .TypeAttr("Tindices", {kInt16, kInt32, kInt64})
+                                  .SetShapeFn(ScatterNdShape));
 }
 
 }  // namespace tessera

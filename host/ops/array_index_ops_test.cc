@@ -1,5 +1,5 @@
-// Tests of the definitions and shape functions of Unique, DynamicStitch and
-// ParallelDynamicStitch.
+// Tests of the definitions and shape functions of Unique, DynamicStitch, ParallelDynamicStitch,
+// GatherNd and ScatterNd.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "host/ops/standard_ops.h"
@@ -104,6 +104,62 @@ TEST_F(ArrayIndexOpsTest, DynamicStitchRejectsDataThatDoesNotFitItsIndices) {
   EXPECT_EQ(def.input_arg(0).type(), tensorflow::DT_INT32);
   EXPECT_EQ(def.attr(0).name(), "N");
   EXPECT_EQ(def.attr(0).minimum(), 1);
+}
+
+constexpr char kGatherNd[] = R"pb(attr { key: "Tparams" value { type: DT_FLOAT } }
+                                  attr { key: "Tindices" value { type: DT_INT32 } })pb";
+
+TEST_F(ArrayIndexOpsTest, GatherNdKeepsTheIndexPrefixAndTheParamsSuffix) {
+  auto out = InferShapes(*ops_, "GatherNd", kGatherNd, {PartialShape({4, 5, 6}), PartialShape({2, 3, 2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 3, 6})));
+  out = InferShapes(*ops_, "GatherNd", kGatherNd, {PartialShape({4, 5}), PartialShape({7, 2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({7})));
+  out = InferShapes(*ops_, "GatherNd", kGatherNd, {PartialShape({4, 5}), PartialShape({7, -1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape::Unknown()));
+  ExpectError(InferShapes(*ops_, "GatherNd", kGatherNd, {PartialShape({4}), PartialShape({1, 2})}),
+              "indices.shape[-1] must be <= params.rank, but saw indices shape: [1,2] and params "
+              "shape: [4]");
+  ExpectError(InferShapes(*ops_, "GatherNd", kGatherNd, {PartialShape({4}), PartialShape::Scalar()}),
+              "must be at least rank 1");
+  EXPECT_EQ(ops_->Find("GatherNd")->op_def.attr(1).allowed_values().list().type_size(), 3);
+}
+
+constexpr char kScatterNd[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                                   attr { key: "Tindices" value { type: DT_INT32 } })pb";
+
+TEST_F(ArrayIndexOpsTest, ScatterNdTakesTheShapeInput) {
+  Tensor shape = Tensor::Vector<int32_t>({4, 5, 6});
+  auto out = InferShapes(*ops_, "ScatterNd", kScatterNd,
+                         {PartialShape({2, 3, 2}), PartialShape({2, 3, 6}), PartialShape({3})},
+                         {nullptr, nullptr, &shape});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({4, 5, 6})));
+  out = InferShapes(*ops_, "ScatterNd", kScatterNd,
+                    {PartialShape({2, 1}), PartialShape({2, 6}), PartialShape({2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, -1})));
+}
+
+TEST_F(ArrayIndexOpsTest, ScatterNdRejectsUpdatesOfTheWrongShape) {
+  Tensor shape = Tensor::Vector<int32_t>({4, 5, 6});
+  ExpectError(InferShapes(*ops_, "ScatterNd", kScatterNd,
+                          {PartialShape({2, 3, 2}), PartialShape({2, 4, 6}), PartialShape({3})},
+                          {nullptr, nullptr, &shape}),
+              "Dimensions [0,2) of indices[shape=[2,3,2]] = [2,3] must match dimensions [0,2) of "
+              "updates[shape=[2,4,6]] = [2,4]");
+  ExpectError(InferShapes(*ops_, "ScatterNd", kScatterNd,
+                          {PartialShape({2, 3, 2}), PartialShape({2, 3, 7}), PartialShape({3})},
+                          {nullptr, nullptr, &shape}),
+              "Dimensions [2,3) of input[shape=[4,5,6]] = [6] must match dimensions [2,3) of "
+              "updates[shape=[2,3,7]] = [7]");
+  Tensor empty = Tensor::Vector<int32_t>({0, 6});
+  ExpectError(InferShapes(*ops_, "ScatterNd", kScatterNd,
+                          {PartialShape({2, 1}), PartialShape({2, 6}), PartialShape({2})},
+                          {nullptr, nullptr, &empty}),
+              "Indices and updates specified for empty input");
 }
 
 }  // namespace

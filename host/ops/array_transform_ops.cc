@@ -1,5 +1,5 @@
-// TensorFlow's reshaping array ops: Transpose, ReverseV2, Tile, BroadcastTo, Pad, PadV2,
-// MirrorPad, GatherV2 and OneHot, with their shape functions.
+// TensorFlow's reshaping array ops: Transpose, ReverseV2, ReverseSequence, Tile, BroadcastTo, Pad,
+// PadV2, MirrorPad, GatherV2 and OneHot, with their shape functions.
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -59,6 +59,38 @@ absl::Status TransposeShape(ShapeInferenceContext& ctx) {
     out.AddDim(input.rank_known() ? input.dim(static_cast<int>(d < 0 ? d + rank : d))
                                   : kUnknownDim);
   }
+  ctx.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
+// ReverseSequence: the input's shape, its batch dimension merged with seq_lengths' length.
+absl::Status ReverseSequenceShape(ShapeInferenceContext& ctx) {
+  PartialShape lengths;
+  ASSIGN_OR_RETURN(lengths, ctx.WithRank(1, 1));
+  int64_t seq_dim = 0;
+  int64_t batch_dim = 0;
+  RETURN_IF_ERROR(ctx.GetAttr("seq_dim", &seq_dim));
+  RETURN_IF_ERROR(ctx.GetAttr("batch_dim", &batch_dim));
+  const PartialShape& input = ctx.input(0);
+  if (!input.rank_known()) {
+    ctx.set_output(0, PartialShape::Unknown());
+    return absl::OkStatus();
+  }
+  const int64_t rank = input.rank();
+  if (batch_dim >= rank) {
+    return ctx.Error(absl::StrCat("batch_dim must be < input rank: ", batch_dim, " vs. ", rank));
+  }
+  if (seq_dim >= rank) {
+    return ctx.Error(absl::StrCat("seq_dim must be < input rank: ", seq_dim, " vs. ", rank));
+  }
+  if (batch_dim < 0 || seq_dim < 0) {
+    return ctx.Error(absl::StrCat("seq_dim and batch_dim must be non-negative, got ", seq_dim,
+                                  " and ", batch_dim));
+  }
+  int64_t batch = 0;
+  ASSIGN_OR_RETURN(batch, ctx.MergeDims(input.dim(static_cast<int>(batch_dim)), lengths.dim(0)));
+  PartialShape out = input;
+  out.set_dim(static_cast<int>(batch_dim), batch);
   ctx.set_output(0, std::move(out));
   return absl::OkStatus();
 }
@@ -298,6 +330,15 @@ absl::Status RegisterArrayTransformOps(OpRegistry* registry) {
                           TSR_DTYPE_HALF, TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE, TSR_DTYPE_COMPLEX64,
                           TSR_DTYPE_COMPLEX128, TSR_DTYPE_STRING})
           .SetShapeFn(ReverseV2Shape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ReverseSequence")
+                                           .Input("input", "T")
+                                           .Input("seq_lengths", "Tlen")
+                                           .Output("output", "T")
+                                           .IntAttr("seq_dim")
+                                           .IntAttr("batch_dim", 0)
+                                           .TypeAttr("T")
+                                           .TypeAttr("Tlen", {kInt32, kInt64}, kInt64)
+                                           .SetShapeFn(ReverseSequenceShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Tile")
                                            .Input("input", "T")
                                            .Input("multiples", "Tmultiples")

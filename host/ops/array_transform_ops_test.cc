@@ -224,5 +224,47 @@ TEST_F(ArrayTransformOpsTest, OneHotInsertsTheDepth) {
   EXPECT_EQ(def.attr(0).default_value().i(), -1);
 }
 
+TEST_F(ArrayTransformOpsTest, ReverseSequenceMergesTheBatchDimension) {
+  constexpr char kAttrs[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                                 attr { key: "seq_dim" value { i: 1 } }
+                                 attr { key: "batch_dim" value { i: 2 } })pb";
+  auto out =
+      InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape({3, 4, -1}), PartialShape({5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3, 4, 5})));
+  out = InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape::Unknown(), PartialShape({5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape::Unknown()));
+  const tensorflow::OpDef& def = ops_->Find("ReverseSequence")->op_def;
+  EXPECT_EQ(def.attr(0).name(), "seq_dim");
+  EXPECT_FALSE(def.attr(0).has_default_value());
+  EXPECT_EQ(def.attr(1).default_value().i(), 0);
+  EXPECT_EQ(def.attr(3).name(), "Tlen");
+  EXPECT_EQ(def.attr(3).default_value().type(), tensorflow::DT_INT64);
+}
+
+TEST_F(ArrayTransformOpsTest, ReverseSequenceRejectsBadDimensions) {
+  constexpr char kAttrs[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                                 attr { key: "seq_dim" value { i: 1 } }
+                                 attr { key: "batch_dim" value { i: 0 } })pb";
+  ExpectError(
+      InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape({3, 4}), PartialShape({4})}),
+      "dimensions must be equal, but are 3 and 4");
+  ExpectError(
+      InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape({3, 4}), PartialShape({3, 1})}),
+      "must be rank 1");
+  ExpectError(InferShapes(*ops_, "ReverseSequence",
+                          R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                               attr { key: "seq_dim" value { i: 2 } })pb",
+                          {PartialShape({3, 4}), PartialShape({3})}),
+              "seq_dim must be < input rank: 2 vs. 2");
+  ExpectError(InferShapes(*ops_, "ReverseSequence",
+                          R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                               attr { key: "seq_dim" value { i: 0 } }
+                               attr { key: "batch_dim" value { i: 3 } })pb",
+                          {PartialShape({3, 4}), PartialShape({3})}),
+              "batch_dim must be < input rank: 3 vs. 2");
+}
+
 }  // namespace
 }  // namespace tessera

@@ -58,6 +58,9 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterInvertPermutationKernels,
       &RegisterUniqueKernels,
       &RegisterDynamicStitchKernels,
+      &RegisterGatherNdKernels,
+      &RegisterReverseSequenceKernels,
+      &RegisterTopKKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);

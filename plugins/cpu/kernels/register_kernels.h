@@ -64,6 +64,9 @@ sdk::Status RegisterInvertPermutationKernels(TSR_Registrar* registrar);
 // Ops that place elements by index.
 sdk::Status RegisterUniqueKernels(TSR_Registrar* registrar);
 sdk::Status RegisterDynamicStitchKernels(TSR_Registrar* registrar);  // and ParallelDynamicStitch
+sdk::Status RegisterGatherNdKernels(TSR_Registrar* registrar);       // GatherNd ScatterNd
+sdk::Status RegisterReverseSequenceKernels(TSR_Registrar* registrar);
+sdk::Status RegisterTopKKernels(TSR_Registrar* registrar);  // TopKV2
 
 // All of the above, in order; stops at the first failure.
 sdk::Status RegisterAllKernels(TSR_Registrar* registrar);
