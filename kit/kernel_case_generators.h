@@ -53,6 +53,12 @@ std::vector<KernelCase> ReverseSequenceCases(const CaseRequest& request);
 std::vector<KernelCase> GatherNdCases(const CaseRequest& request);
 std::vector<KernelCase> ScatterNdCases(const CaseRequest& request);
 std::vector<KernelCase> TopKCases(const CaseRequest& request);
+std::vector<KernelCase> GatherV1Cases(const CaseRequest& request);
+std::vector<KernelCase> ReverseV1Cases(const CaseRequest& request);
+std::vector<KernelCase> ConcatV1Cases(const CaseRequest& request);
+std::vector<KernelCase> MatrixBandPartCases(const CaseRequest& request);
+std::vector<KernelCase> SegmentCases(const CaseRequest& request);
+std::vector<KernelCase> UnsortedSegmentCases(const CaseRequest& request);
 
 }  // namespace tessera::plugin_check
 

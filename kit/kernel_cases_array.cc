@@ -307,4 +307,83 @@ std::vector<KernelCase> TopKCases(const CaseRequest& request) {
   return cases;
 }
 
+std::vector<KernelCase> GatherV1Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& indices : std::vector<std::vector<int64_t>>{{2, 0, 2}, {}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {3, 4}), IntVector(InputType(request, 1), indices)};
+    c.variant = absl::StrCat("[3,4]/indices[", absl::StrJoin(indices, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ReverseV1Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [first, second] :
+       std::vector<std::pair<bool, bool>>{{true, false}, {false, true}, {true, true}}) {
+    KernelCase c;
+    Tensor dims(TSR_DTYPE_BOOL, TensorShape{2});
+    dims.data<bool>()[0] = first;
+    dims.data<bool>()[1] = second;
+    c.inputs = {In(request, 0, {3, 4}), dims};
+    c.variant = absl::StrCat("[3,4]/dims[", first, ",", second, "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ConcatV1Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [a, b, axis] : std::vector<std::tuple<TensorShape, TensorShape, int64_t>>{
+           {{2, 3}, {2, 2}, 1}, {{1, 3}, {2, 3}, 0}, {{2, 3}, {2, 1}, -1}}) {
+    KernelCase c;
+    c.inputs = {IntScalar(TSR_DTYPE_INT32, axis), In(request, 1, a), In(request, 1, b)};
+    c.attrs["N"].set_i(2);
+    c.variant = absl::StrCat(ShapesName({c.inputs[1], c.inputs[2]}), "/axis", axis);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> MatrixBandPartCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [lower, upper] :
+       std::vector<std::pair<int64_t, int64_t>>{{1, 0}, {0, -1}, {-1, 2}, {0, 0}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 3, 4}), IntScalar(InputType(request, 1), lower),
+                IntScalar(InputType(request, 2), upper)};
+    c.variant = absl::StrCat("[2,3,4]/lower", lower, "/upper", upper);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> SegmentCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& ids :
+       std::vector<std::vector<int64_t>>{{0, 0, 2, 3}, {1, 1, 1, 1}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {4, 3}), IntVector(InputType(request, 1), ids)};
+    c.variant = absl::StrCat("[4,3]/ids[", absl::StrJoin(ids, ","), "]");
+    c.tolerance_scale = 4;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> UnsortedSegmentCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& ids :
+       std::vector<std::vector<int64_t>>{{2, -1, 2, 0}, {0, 0, 0, 0}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {4, 3}, ValueDomain::kUnit), IntVector(InputType(request, 1), ids),
+                IntScalar(InputType(request, 2), 3)};
+    c.variant = absl::StrCat("[4,3]/ids[", absl::StrJoin(ids, ","), "]/segments3");
+    c.tolerance_scale = 4;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 }  // namespace tessera::plugin_check

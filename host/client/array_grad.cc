@@ -306,6 +306,49 @@ absl::Status ScatterNdGrad(const Scope& s, const GradOp& op, const Grads& g, Gra
   return absl::OkStatus();
 }
 
+// Gather (v1): rows of the gradient summed into the rows of params their indices name.
+absl::Status GatherGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& params = op.inputs[0];
+  const Output& indices = op.inputs[1];
+  const Output params_shape = ops::Shape(s, params);
+  const Output count = AsVector(s, ops::Size(s, indices));
+  const Output row_shape = ops::Slice(s, params_shape, ops::Const(s, {1}), ops::Const(s, {-1}));
+  const Output rows = ops::Reshape(s, g[0], ops::Concat(s, {count, row_shape}, 0));
+  const Output flat = ops::Reshape(s, indices, ops::Const(s, {-1}));
+  const Output size = ops::GatherV2(s, params_shape, 0, 0);
+  *out = {SegmentSum(s, rows, flat, size), Output()};
+  return absl::OkStatus();
+}
+
+// Reverse (v1): the gradient reversed along the same dimensions.
+absl::Status ReverseV1Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {grad_util::UnaryT(s, "Reverse", {g[0], op.inputs[1]}), Output()};
+  return absl::OkStatus();
+}
+
+// Concat (v1): ConcatV2's gradient with the axis taken from the first input.
+absl::Status ConcatV1Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const size_t n = op.inputs.size() - 1;
+  out->assign(op.inputs.size(), Output());
+  if (n == 1) {
+    (*out)[1] = g[0];
+    return absl::OkStatus();
+  }
+  const Output axis = ops::FloorMod(s, op.inputs[0], ops::Rank(s, op.inputs[1]));
+  std::vector<Output> shapes;
+  for (size_t i = 1; i <= n; ++i) shapes.push_back(ops::Shape(s, op.inputs[i]));
+  const Output sizes = ops::GatherV2(s, ops::Pack(s, shapes, ops::Pack::Axis(1)), axis, 0);
+  ops::SplitV parts(s, g[0], sizes, axis, static_cast<int64_t>(n));
+  for (size_t i = 0; i < n; ++i) (*out)[i + 1] = parts[i];
+  return absl::OkStatus();
+}
+
+// MatrixBandPart: the gradient keeps the same band.
+absl::Status MatrixBandPartGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::MatrixBandPart(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()};
+  return absl::OkStatus();
+}
+
 // PreventGradient: asking for the gradient is the error, quoting the node's message.
 absl::Status PreventGradientGrad(const Scope&, const GradOp& op, const Grads&, Grads*) {
   return absl::InvalidArgumentError(
@@ -357,6 +400,10 @@ absl::Status RegisterArrayGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("ReverseSequence", ReverseSequenceGrad));
   RETURN_IF_ERROR(r->Register("GatherNd", GatherNdGrad));
   RETURN_IF_ERROR(r->Register("ScatterNd", ScatterNdGrad));
+  RETURN_IF_ERROR(r->Register("Gather", GatherGrad));
+  RETURN_IF_ERROR(r->Register("Reverse", ReverseV1Grad));
+  RETURN_IF_ERROR(r->Register("Concat", ConcatV1Grad));
+  RETURN_IF_ERROR(r->Register("MatrixBandPart", MatrixBandPartGrad));
   for (const char* op : {"Const", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "VariableV2", "VarHandleOp", "Placeholder",
                          "OneHot", "Range", "Where", "InvertPermutation", "ShapeN",

@@ -1,8 +1,9 @@
 // Numeric checks of the array gradients: joining and cutting (ConcatV2, Pack, Unpack, Split,
 // SplitV), permuting (Transpose, ReverseV2), slicing (Slice, StridedSlice with every mask),
-// padding (Pad, PadV2, MirrorPad), Tile, BroadcastTo, GatherV2, GatherNd, ScatterNd,
-// ReverseSequence, DynamicStitch, IdentityN, Fill and the gradient helper ops themselves, with
-// negative axes and size-1 dimensions throughout; and PreventGradient's refusal.
+// padding (Pad, PadV2, MirrorPad), Tile, BroadcastTo, GatherV2, Gather, GatherNd, ScatterNd,
+// ReverseSequence, Reverse, Concat, MatrixBandPart, DynamicStitch, IdentityN, Fill and the
+// gradient helper ops themselves, with negative axes and size-1 dimensions throughout; and
+// PreventGradient's refusal.
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -277,6 +278,33 @@ TEST(ArrayGradTest, GatherNdAndScatterNd) {
   });
   CheckGradient({{2}}, [](const Scope& s, const Xs& x) -> Output {
     return ops::ScatterNd(s, ops::Const(s, {{1, 1}, {0, 2}}), x[0], ops::Const(s, {2, 3}));
+  });
+}
+
+TEST(ArrayGradTest, FirstVersionsOfGatherReverseAndConcat) {
+  CheckGradient({{4, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Gather(s, x[0], {2, 0, 2, 3});
+  });
+  CheckGradient({{5}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Gather(s, x[0], Int64s(s, {4, 1, 1}), ops::Gather::ValidateIndices(false));
+  });
+  CheckGradient({{2, 3, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return grad_util::UnaryT(s, "Reverse",
+                             {x[0], ops::Const(s, Tensor::Vector<bool>({true, false, true}))});
+  });
+  CheckGradient({{2, 3}, {2, 1}}, [](const Scope& s, const Xs& x) -> Output {
+    return grad_util::Node(
+        s, "Concat", {ops::Const(s, -1), x[0], x[1]},
+        [](OpBuilder& b) { b.AttrInt("N", 2).AttrType("T", DT_DOUBLE); }, {DT_DOUBLE})[0];
+  });
+}
+
+TEST(ArrayGradTest, MatrixBandPartKeepsTheBand) {
+  CheckGradient({{2, 3, 4}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::MatrixBandPart(s, x[0], 1, 0);
+  });
+  CheckGradient({{4, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::MatrixBandPart(s, x[0], ops::Const(s, int64_t{-1}), ops::Const(s, int64_t{2}));
   });
 }
 

@@ -543,6 +543,37 @@ GatherV2::GatherV2(const Scope& scope, Input params, Input indices, Input axis,
   output = First(operation);
 }
 
+Gather::Gather(const Scope& scope, Input params, Input indices)
+    : Gather(scope, params, indices, Attrs()) {}
+
+Gather::Gather(const Scope& scope, Input params, Input indices, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output p = AsNodeOut(scope, params);
+  Output i = AsNodeOut(scope, indices);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Gather");
+  builder.CheckType("Tindices", i, kIndexTypes);
+  builder.Input(p).Input(i).AttrBool("validate_indices", attrs.validate_indices_);
+  builder.AttrType("Tparams", p.type()).AttrType("Tindices", i.type());
+  operation = builder.Finalize({p.type()});
+  output = First(operation);
+}
+
+MatrixBandPart::MatrixBandPart(const Scope& scope, Input input, Input num_lower,
+                               Input num_upper) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output lower = AsNodeOut(scope, num_lower);
+  Output upper = AsNodeOut(scope, num_upper);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MatrixBandPart");
+  DataType t = builder.CommonType("Tindex", {lower, upper});
+  builder.CheckType("Tindex", lower, kIndexTypes);
+  builder.Input(in).Input(lower).Input(upper).AttrType("T", in.type()).AttrType("Tindex", t);
+  operation = builder.Finalize({in.type()});
+  band = First(operation);
+}
+
 OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value)
     : OneHot(scope, indices, depth, on_value, off_value, Attrs()) {}
 

@@ -523,6 +523,38 @@ class GatherV2 {
   Output output;
 };
 
+// The op Gather (TensorFlow's first version): rows of `params` (along axis 0) picked by
+// `indices` (int32/int64). Attrs validate_indices (default true; indices are always checked),
+// Tparams, Tindices.
+class Gather {
+ public:
+  struct Attrs {
+    Attrs ValidateIndices(bool x) const {
+      Attrs ret = *this;
+      ret.validate_indices_ = x;
+      return ret;
+    }
+    bool validate_indices_ = true;
+  };
+  Gather(const Scope& scope, Input params, Input indices);
+  Gather(const Scope& scope, Input params, Input indices, const Attrs& attrs);
+  static Attrs ValidateIndices(bool x) { return Attrs().ValidateIndices(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Each innermost matrix of `input` with everything outside the band of `num_lower` diagonals
+// below and `num_upper` above the main one zeroed (a negative count keeps that whole triangle).
+// Attrs T, Tindex (int32/int64).
+class MatrixBandPart {
+ public:
+  MatrixBandPart(const Scope& scope, Input input, Input num_lower, Input num_upper);
+  operator Output() const { return band; }
+  Operation operation;
+  Output band;
+};
+
 // A one-hot encoding of `indices` with `depth` (int32) entries of `on_value`/`off_value` along a
 // new dimension `axis` (default -1, the last). Attrs T, TI, axis.
 class OneHot {

@@ -438,6 +438,34 @@ TEST(ArrayOpsTest, ReverseSequenceGatherNdAndScatterNd) {
   )pb"));
 }
 
+TEST(ArrayOpsTest, GatherAndMatrixBandPart) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto i = ops::Placeholder(root.WithOpName("i"), DT_INT64);
+  ops::Gather(root, x, i);
+  ops::Gather(root.WithOpName("unchecked"), x, i, ops::Gather::ValidateIndices(false));
+  auto band = ops::MatrixBandPart(root, x, i, i);
+  EXPECT_EQ(band.band.type(), DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "Gather", R"pb(
+    name: "Gather" op: "Gather" input: "x" input: "i"
+    attr { key: "Tindices" value { type: DT_INT64 } }
+    attr { key: "Tparams" value { type: DT_FLOAT } }
+    attr { key: "validate_indices" value { b: true } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "unchecked", R"pb(
+    name: "unchecked" op: "Gather" input: "x" input: "i"
+    attr { key: "Tindices" value { type: DT_INT64 } }
+    attr { key: "Tparams" value { type: DT_FLOAT } }
+    attr { key: "validate_indices" value { b: false } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixBandPart", R"pb(
+    name: "MatrixBandPart" op: "MatrixBandPart" input: "x" input: "i" input: "i"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tindex" value { type: DT_INT64 } }
+  )pb"));
+}
+
 // ---- Errors -------------------------------------------------------------------------------
 
 std::string ErrorOf(const Scope& scope) {
@@ -517,6 +545,18 @@ TEST(ArrayOpsErrorTest, ReverseSequenceGatherNdAndScatterNdIndexTypes) {
   Scope s3 = Scope::NewRootScope();
   ops::ScatterNd(s3.WithOpName("s"), {{0}}, {1.f}, {int64_t{2}});
   EXPECT_THAT(ErrorOf(s3), HasSubstr("attr 'Tindices'"));
+}
+
+TEST(ArrayOpsErrorTest, GatherAndMatrixBandPartIndexTypes) {
+  Scope s1 = Scope::NewRootScope();
+  ops::Gather(s1.WithOpName("g"), {1.f}, {0.f});
+  EXPECT_THAT(ErrorOf(s1), HasSubstr("attr 'Tindices'"));
+  Scope s2 = Scope::NewRootScope();
+  ops::MatrixBandPart(s2.WithOpName("b"), {{1.f}}, 0, int64_t{0});
+  EXPECT_THAT(ErrorOf(s2), HasSubstr("inconsistent values for attr 'Tindex'"));
+  Scope s3 = Scope::NewRootScope();
+  ops::MatrixBandPart(s3.WithOpName("b"), {{1.f}}, 0.f, 0.f);
+  EXPECT_THAT(ErrorOf(s3), HasSubstr("attr 'Tindex'"));
 }
 
 TEST(ArrayOpsErrorTest, ListLengthsAndTypes) {

@@ -364,6 +364,32 @@ TEST(MathGradTest, BatchMatMulV2EveryAdjointAndBroadcastBatch) {
   }
 }
 
+TEST(MathGradTest, SortedSegmentReductions) {
+  // Segment 1 is empty; random values make every maximum unique.
+  CheckGradient({{4, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Square(s, ops::SegmentSum(s, x[0], {0, 0, 2, 2}));
+  });
+  CheckGradient({{5, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Square(s, ops::SegmentMean(s, x[0], {0, 1, 1, 1, 3}));
+  });
+  CheckGradient({{4, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::SegmentMax(s, x[0], {0, 0, 0, 1});
+  });
+}
+
+TEST(MathGradTest, UnsortedSegmentExtremaSkipNegativeIds) {
+  CheckGradient({{5, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::UnsortedSegmentMax(s, x[0], {2, 0, -1, 2, 0}, 4);
+  });
+  CheckGradient({{2, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::UnsortedSegmentMin(s, x[0], ops::Const(s, {{1, -1, 1}, {0, 1, 0}}), 2);
+  });
+  // Ties split the gradient evenly, as in TensorFlow.
+  CheckGradientAt({Tensor::Vector<double>({1, 3, 3, 2})}, [](const Scope& s, const Xs& x) {
+    return ops::Mul(s, ops::UnsortedSegmentMax(s, x[0], {0, 0, 0, 0}, 1), 1.0);
+  }, 1e-7);
+}
+
 TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
   for (const char* op : {"Div",          "Pow",      "SquaredDifference",
                          "Maximum",      "Minimum",  "Select",
@@ -372,7 +398,8 @@ TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
                          "Ceil",         "Round",    "Log1p",
                          "Expm1",        "Erf",      "Reciprocal",
                          "FloorDiv",     "FloorMod", "TruncateDiv",
-                         "BatchMatMulV2"}) {
+                         "BatchMatMulV2", "SegmentSum", "SegmentMean",
+                         "SegmentMax",   "UnsortedSegmentMax", "UnsortedSegmentMin"}) {
     EXPECT_TRUE(GradientRegistry::Standard().Has(op)) << op;
   }
   EXPECT_FALSE(GradientRegistry::Standard().Has("Mod"));

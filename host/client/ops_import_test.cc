@@ -59,6 +59,8 @@ tensorflow::GraphDef GraphWithEveryWrapper() {
   ops::ReverseSequence(root, x, ops::Const(root, {1, 2}), 1);
   ops::GatherNd(root, x, ops::Const(root, {{0, 1}, {1, 2}}));
   ops::ScatterNd(root, ops::Const(root, {{1}, {0}}), x, ops::Const(root, {2, 3}));
+  ops::Gather(root, x, {1, 0});
+  ops::MatrixBandPart(root, x, int64_t{0}, int64_t{-1});
   return GraphOf(root);
 }
 

@@ -10,8 +10,8 @@ namespace tessera {
 
 // Slice, StridedSlice, Split, SplitV, Unpack (array_slice_ops.cc).
 absl::Status RegisterArraySliceOps(OpRegistry* registry);
-// Transpose, ReverseV2, ReverseSequence, Tile, BroadcastTo, Pad, PadV2, MirrorPad, GatherV2,
-// OneHot (array_transform_ops.cc).
+// Transpose, ReverseV2, Reverse, ReverseSequence, Tile, BroadcastTo, Pad, PadV2, MirrorPad,
+// GatherV2, Gather, OneHot, MatrixBandPart (array_transform_ops.cc).
 absl::Status RegisterArrayTransformOps(OpRegistry* registry);
 // Unique, DynamicStitch, ParallelDynamicStitch, GatherNd, ScatterNd (array_index_ops.cc).
 absl::Status RegisterArrayIndexOps(OpRegistry* registry);

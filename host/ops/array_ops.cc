@@ -1,5 +1,5 @@
 // TensorFlow's array ops: Const, Identity, placeholders, Reshape, Shape, ShapeN, ExpandDims,
-// Squeeze, ConcatV2, ConcatOffset, Fill, ZerosLike, OnesLike, Pack, the identity family
+// Squeeze, ConcatV2, Concat, ConcatOffset, Fill, ZerosLike, OnesLike, Pack, the identity family
 // (IdentityN, StopGradient, PreventGradient, Snapshot), Size, Rank, BroadcastGradientArgs, Where
 // and Range, with their shape functions; then the slicing, reshaping and indexing groups
 // (array_slice_ops.cc, array_transform_ops.cc, array_index_ops.cc).
@@ -208,12 +208,14 @@ absl::Status SqueezeShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
-absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
+// ConcatV2 (values, then the axis) and Concat (the axis, then values): the values' common shape
+// with the axis dimensions summed.
+absl::Status ConcatShapeOf(ShapeInferenceContext& ctx, int first_value, int axis_input) {
   const int n = ctx.num_inputs() - 1;
   int rank = -1;
   int first_known = -1;
   for (int i = 0; i < n; ++i) {
-    const PartialShape& shape = ctx.input(i);
+    const PartialShape& shape = ctx.input(first_value + i);
     if (!shape.rank_known()) continue;
     if (rank == -1) {
       rank = shape.rank();
@@ -226,7 +228,7 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
   }
   std::vector<int64_t> axis_values;
   bool known = false;
-  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(n, &axis_values));
+  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(axis_input, &axis_values));
   if (known && axis_values.size() != 1) {
     return ctx.Error(absl::StrCat("axis must hold a single value, got ", axis_values.size()));
   }
@@ -248,7 +250,7 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
   PartialShape out = PartialShape::UnknownOfRank(rank);
   int64_t axis_size = 0;
   for (int i = 0; i < n; ++i) {
-    const PartialShape& shape = ctx.input(i);
+    const PartialShape& shape = ctx.input(first_value + i);
     if (!shape.rank_known()) {
       axis_size = kUnknownDim;
       continue;
@@ -274,6 +276,12 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
   ctx.set_output(0, std::move(out));
   return absl::OkStatus();
 }
+
+absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
+  return ConcatShapeOf(ctx, 0, ctx.num_inputs() - 1);
+}
+
+absl::Status ConcatShape(ShapeInferenceContext& ctx) { return ConcatShapeOf(ctx, 1, 0); }
 
 absl::Status FillShape(ShapeInferenceContext& ctx) {
   RETURN_IF_ERROR(ctx.WithRank(0, 1).status());
@@ -492,6 +500,13 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .TypeAttr("T")
                                            .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
                                            .SetShapeFn(ConcatV2Shape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Concat")
+                                           .Input("concat_dim", kInt32)
+                                           .InputList("values", "N", "T")
+                                           .Output("output", "T")
+                                           .IntAttr("N", std::nullopt, 2)
+                                           .TypeAttr("T")
+                                           .SetShapeFn(ConcatShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ConcatOffset")
                                            .Input("concat_dim", kInt32)
                                            .InputList("shape", "N", "shape_type")

@@ -343,6 +343,30 @@ TEST_F(ArrayOpsTest, ConcatOffsetGivesEachOffsetTheShapeOfItsShapeInput) {
               "N");
 }
 
+TEST_F(ArrayOpsTest, ConcatTakesTheAxisFirst) {
+  constexpr char kTwo[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                               attr { key: "N" value { i: 2 } })pb";
+  Tensor axis = Tensor::Scalar<int32_t>(-1);
+  auto out = InferShapes(*ops_, "Concat", kTwo,
+                         {PartialShape::Scalar(), PartialShape({2, 3}), PartialShape({-1, 4})},
+                         {&axis});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 7})));
+  out = InferShapes(*ops_, "Concat", kTwo,
+                    {PartialShape::Scalar(), PartialShape({2, 3}), PartialShape({-1, 4})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, -1})));
+  Tensor far = Tensor::Scalar<int32_t>(2);
+  ExpectError(InferShapes(*ops_, "Concat", kTwo,
+                          {PartialShape::Scalar(), PartialShape({2, 3}), PartialShape({2, 4})},
+                          {&far}),
+              "expected the concatenation axis in the range [-2, 2), but got 2");
+  const tensorflow::OpDef& def = ops_->Find("Concat")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "concat_dim");
+  EXPECT_EQ(def.input_arg(0).type(), tensorflow::DT_INT32);
+  EXPECT_EQ(def.attr(0).minimum(), 2);
+}
+
 TEST_F(ArrayOpsTest, SizeRankAndBroadcastGradientArgs) {
   for (const char* op : {"Size", "Rank"}) {
     auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, 3})});

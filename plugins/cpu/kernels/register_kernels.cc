@@ -61,6 +61,8 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterGatherNdKernels,
       &RegisterReverseSequenceKernels,
       &RegisterTopKKernels,
+      &RegisterMatrixBandPartKernels,
+      &RegisterSegmentReductionKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);
