@@ -392,6 +392,36 @@ absl::Status SegmentExtremumGrad(const Scope& s, const GradOp& op, const Grads& 
   return absl::OkStatus();
 }
 
+// UnsortedSegmentProd (TensorFlow's rule): an entry's gradient is its segment's, times the
+// product of the other entries of the segment; a segment with two zeros or more passes none.
+absl::Status UnsortedSegmentProdGrad(const Scope& s, const GradOp& op, const Grads& g,
+                                     Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  const Output& count = op.inputs[2];
+  const Output zeros = ops::ZerosLike(s, data);
+  const Output is_zero = ops::Equal(s, data, zeros);
+  const Output zeros_per_segment =
+      ops::UnsortedSegmentSum(s, ops::Cast(s, is_zero, DT_INT32), ids, count);
+  const Output grad = ops::SelectV2(s, ops::Greater(s, zeros_per_segment, 1),
+                                    ops::ZerosLike(s, g[0]), g[0]);
+  const Output non_zero = ops::SelectV2(s, is_zero, ops::OnesLike(s, data), data);
+  const Output non_zero_prod = ops::UnsortedSegmentProd(s, non_zero, ids, count);
+  const Output kept_ids = ops::Maximum(s, ids, ops::Cast(s, 0, ids.type()));
+  const Output others = ops::SelectV2(
+      s, is_zero, ops::GatherV2(s, non_zero_prod, kept_ids, 0),
+      ops::Div(s, ops::GatherV2(s, op.outputs[0], kept_ids, 0), data));
+  // Entries with a negative id get none.
+  const Output extra = ops::Sub(s, ops::Rank(s, data), ops::Rank(s, ids));
+  const Output mask_shape =
+      ops::Concat(s, {ops::Shape(s, ids), ops::Fill(s, ops::Reshape(s, extra, {1}), 1)}, 0);
+  const Output valid = ops::Reshape(s, ops::GreaterEqual(s, ids, ops::Cast(s, 0, ids.type())),
+                                    mask_shape);
+  const Output gathered = ops::SelectV2(s, valid, ops::GatherV2(s, grad, kept_ids, 0), zeros);
+  *out = {ops::Mul(s, gathered, others), Output(), Output()};
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterMathGradients(GradientRegistry* r) {
@@ -430,6 +460,7 @@ absl::Status RegisterMathGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("SegmentMax", SegmentExtremumGrad));
   RETURN_IF_ERROR(r->Register("UnsortedSegmentMax", SegmentExtremumGrad));
   RETURN_IF_ERROR(r->Register("UnsortedSegmentMin", SegmentExtremumGrad));
+  RETURN_IF_ERROR(r->Register("UnsortedSegmentProd", UnsortedSegmentProdGrad));
   RETURN_IF_ERROR(r->Register("BatchMatMulV2", BatchMatMulV2Grad));
   RETURN_IF_ERROR(r->Register("Abs", ScaledGrad<AbsFactor>));
   RETURN_IF_ERROR(r->Register("Log1p", ScaledGrad<Log1pFactor>));

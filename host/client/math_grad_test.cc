@@ -384,6 +384,13 @@ TEST(MathGradTest, UnsortedSegmentExtremaSkipNegativeIds) {
   CheckGradient({{2, 3}}, [](const Scope& s, const Xs& x) -> Output {
     return ops::UnsortedSegmentMin(s, x[0], ops::Const(s, {{1, -1, 1}, {0, 1, 0}}), 2);
   });
+  CheckGradient({{5, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::UnsortedSegmentProd(s, x[0], {2, 0, -1, 2, 2}, 4);
+  });
+  // Zeros: one in a segment takes the product of the others; two or more pass nothing.
+  CheckGradientAt({Tensor::Vector<double>({0, 3, 2, 0, 0, 5})}, [](const Scope& s, const Xs& x) {
+    return ops::Mul(s, ops::UnsortedSegmentProd(s, x[0], {0, 0, 0, 1, 1, 2}, 3), 1.0);
+  }, 1e-7);
   // Ties split the gradient evenly, as in TensorFlow.
   CheckGradientAt({Tensor::Vector<double>({1, 3, 3, 2})}, [](const Scope& s, const Xs& x) {
     return ops::Mul(s, ops::UnsortedSegmentMax(s, x[0], {0, 0, 0, 0}, 1), 1.0);
@@ -399,7 +406,8 @@ TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
                          "Expm1",        "Erf",      "Reciprocal",
                          "FloorDiv",     "FloorMod", "TruncateDiv",
                          "BatchMatMulV2", "SegmentSum", "SegmentMean",
-                         "SegmentMax",   "UnsortedSegmentMax", "UnsortedSegmentMin"}) {
+                         "SegmentMax",   "UnsortedSegmentMax", "UnsortedSegmentMin",
+                         "UnsortedSegmentProd"}) {
     EXPECT_TRUE(GradientRegistry::Standard().Has(op)) << op;
   }
   EXPECT_FALSE(GradientRegistry::Standard().Has("Mod"));
