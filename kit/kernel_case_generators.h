@@ -46,6 +46,19 @@ std::vector<KernelCase> GatherCases(const CaseRequest& request);
 std::vector<KernelCase> CumsumCases(const CaseRequest& request);
 std::vector<KernelCase> RangeCases(const CaseRequest& request);
 std::vector<KernelCase> InvertPermutationCases(const CaseRequest& request);
+std::vector<KernelCase> ConcatOffsetCases(const CaseRequest& request);
+std::vector<KernelCase> UniqueCases(const CaseRequest& request);
+std::vector<KernelCase> DynamicStitchCases(const CaseRequest& request);
+std::vector<KernelCase> ReverseSequenceCases(const CaseRequest& request);
+std::vector<KernelCase> GatherNdCases(const CaseRequest& request);
+std::vector<KernelCase> ScatterNdCases(const CaseRequest& request);
+std::vector<KernelCase> TopKCases(const CaseRequest& request);
+std::vector<KernelCase> GatherV1Cases(const CaseRequest& request);
+std::vector<KernelCase> ReverseV1Cases(const CaseRequest& request);
+std::vector<KernelCase> ConcatV1Cases(const CaseRequest& request);
+std::vector<KernelCase> MatrixBandPartCases(const CaseRequest& request);
+std::vector<KernelCase> SegmentCases(const CaseRequest& request);
+std::vector<KernelCase> UnsortedSegmentCases(const CaseRequest& request);
 
 }  // namespace tessera::plugin_check
 

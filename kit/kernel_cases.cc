@@ -200,6 +200,23 @@ const std::map<std::string, Generator>& Generators() {
     (*t)["LRNGrad"] = FourDimensionalCases;
     (*t)["Range"] = RangeCases;
     (*t)["InvertPermutation"] = InvertPermutationCases;
+    (*t)["ConcatOffset"] = ConcatOffsetCases;
+    (*t)["Unique"] = UniqueCases;
+    (*t)["DynamicStitch"] = DynamicStitchCases;
+    (*t)["ParallelDynamicStitch"] = DynamicStitchCases;
+    (*t)["ReverseSequence"] = ReverseSequenceCases;
+    (*t)["GatherNd"] = GatherNdCases;
+    (*t)["ScatterNd"] = ScatterNdCases;
+    (*t)["TopKV2"] = TopKCases;
+    (*t)["Gather"] = GatherV1Cases;
+    (*t)["Reverse"] = ReverseV1Cases;
+    (*t)["Concat"] = ConcatV1Cases;
+    (*t)["MatrixBandPart"] = MatrixBandPartCases;
+    for (const char* op : {"SegmentSum", "SegmentMean", "SegmentMax"}) (*t)[op] = SegmentCases;
+    for (const char* op : {"UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+                           "UnsortedSegmentProd"}) {
+      (*t)[op] = UnsortedSegmentCases;
+    }
     (*t)["Fill"] = FillCases;
     (*t)["Reshape"] = ReshapeCases;
     (*t)["ExpandDims"] = ExpandDimsCases;

@@ -1,4 +1,4 @@
-// Case generators for ops that build, reshape, gather and select tensors.
+// Case generators for ops that build, reshape, gather, stitch and select tensors.
 #include <string>
 #include <tuple>
 #include <utility>
@@ -207,6 +207,180 @@ std::vector<KernelCase> InvertPermutationCases(const CaseRequest& request) {
     KernelCase c;
     c.inputs = {IntVector(InputType(request, 0), perm)};
     c.variant = absl::StrCat("[", absl::StrJoin(perm, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ConcatOffsetCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  const DataType dtype = InputType(request, 1);
+  for (const auto& [shapes, axis] : std::vector<std::pair<std::vector<std::vector<int64_t>>, int64_t>>{
+           {{{2, 3, 5}, {2, 7, 5}}, 1}, {{{4}, {0}, {3}}, 0}, {{{2, 3}, {2, 1}, {2, 2}}, -1}}) {
+    KernelCase c;
+    c.inputs = {IntScalar(TSR_DTYPE_INT32, axis)};
+    for (const std::vector<int64_t>& shape : shapes) c.inputs.push_back(IntVector(dtype, shape));
+    c.attrs["N"].set_i(static_cast<int64_t>(shapes.size()));
+    c.variant = absl::StrCat(shapes.size(), "_shapes/axis", axis);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> UniqueCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (int64_t n : {12, 1, 0}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {n})};
+    c.variant = absl::StrCat("[", n, "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// Indices that name every row of the output once, from several inputs of different ranks.
+std::vector<KernelCase> DynamicStitchCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  KernelCase c;
+  c.inputs = {IntScalar(TSR_DTYPE_INT32, 3), IntVector(TSR_DTYPE_INT32, {4, 1}),
+              IntVector(TSR_DTYPE_INT32, {0, 2}).Reshaped(TensorShape{1, 2}),
+              In(request, 1, {3}), In(request, 1, {2, 3}), In(request, 1, {1, 2, 3})};
+  c.attrs["N"].set_i(3);
+  c.variant = "rows[5,3]";
+  cases.push_back(std::move(c));
+  return cases;
+}
+
+std::vector<KernelCase> ReverseSequenceCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [seq_dim, batch_dim] :
+       std::vector<std::pair<int64_t, int64_t>>{{1, 0}, {0, 1}}) {
+    KernelCase c;
+    const std::vector<int64_t> lengths =
+        batch_dim == 0 ? std::vector<int64_t>{1, 4, 0} : std::vector<int64_t>{3, 0, 2, 1};
+    c.inputs = {In(request, 0, {3, 4}), IntVector(InputType(request, 1), lengths)};
+    c.attrs["seq_dim"].set_i(seq_dim);
+    c.attrs["batch_dim"].set_i(batch_dim);
+    c.variant = absl::StrCat("[3,4]/seq_dim", seq_dim, "/batch_dim", batch_dim);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> GatherNdCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [indices, shape] : std::vector<std::pair<std::vector<int64_t>, TensorShape>>{
+           {{0, 1, 2, 3, 1, 0}, {3, 2}}, {{2, 0}, {2, 1}}, {{}, {0, 2}}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {3, 4}), IntVector(InputType(request, 1), indices).Reshaped(shape)};
+    c.variant = absl::StrCat("[3,4]/indices", shape.DebugString());
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ScatterNdCases(const CaseRequest& request) {
+  const DataType index_type = InputType(request, 0);
+  std::vector<KernelCase> cases;
+  KernelCase rows;
+  rows.inputs = {IntVector(index_type, {0, 3, 1}).Reshaped(TensorShape{3, 1}),
+                 In(request, 1, {3, 2}), IntVector(index_type, {4, 2})};
+  rows.variant = "rows/[4,2]";
+  cases.push_back(std::move(rows));
+  KernelCase elements;
+  elements.inputs = {IntVector(index_type, {0, 1, 3, 0}).Reshaped(TensorShape{2, 2}),
+                     In(request, 1, {2}), IntVector(index_type, {4, 2})};
+  elements.variant = "elements/[4,2]";
+  cases.push_back(std::move(elements));
+  return cases;
+}
+
+std::vector<KernelCase> TopKCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [shape, k] : std::vector<std::pair<TensorShape, int64_t>>{
+           {{3, 5}, 2}, {{6}, 6}, {{2, 3}, 0}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, shape), IntScalar(InputType(request, 1), k)};
+    c.variant = absl::StrCat(shape.DebugString(), "/k", k);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> GatherV1Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& indices : std::vector<std::vector<int64_t>>{{2, 0, 2}, {}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {3, 4}), IntVector(InputType(request, 1), indices)};
+    c.variant = absl::StrCat("[3,4]/indices[", absl::StrJoin(indices, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ReverseV1Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [first, second] :
+       std::vector<std::pair<bool, bool>>{{true, false}, {false, true}, {true, true}}) {
+    KernelCase c;
+    Tensor dims(TSR_DTYPE_BOOL, TensorShape{2});
+    dims.data<bool>()[0] = first;
+    dims.data<bool>()[1] = second;
+    c.inputs = {In(request, 0, {3, 4}), dims};
+    c.variant = absl::StrCat("[3,4]/dims[", first, ",", second, "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> ConcatV1Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [a, b, axis] : std::vector<std::tuple<TensorShape, TensorShape, int64_t>>{
+           {{2, 3}, {2, 2}, 1}, {{1, 3}, {2, 3}, 0}, {{2, 3}, {2, 1}, -1}}) {
+    KernelCase c;
+    c.inputs = {IntScalar(TSR_DTYPE_INT32, axis), In(request, 1, a), In(request, 1, b)};
+    c.attrs["N"].set_i(2);
+    c.variant = absl::StrCat(ShapesName({c.inputs[1], c.inputs[2]}), "/axis", axis);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> MatrixBandPartCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [lower, upper] :
+       std::vector<std::pair<int64_t, int64_t>>{{1, 0}, {0, -1}, {-1, 2}, {0, 0}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 3, 4}), IntScalar(InputType(request, 1), lower),
+                IntScalar(InputType(request, 2), upper)};
+    c.variant = absl::StrCat("[2,3,4]/lower", lower, "/upper", upper);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> SegmentCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& ids :
+       std::vector<std::vector<int64_t>>{{0, 0, 2, 3}, {1, 1, 1, 1}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {4, 3}), IntVector(InputType(request, 1), ids)};
+    c.variant = absl::StrCat("[4,3]/ids[", absl::StrJoin(ids, ","), "]");
+    c.tolerance_scale = 4;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> UnsortedSegmentCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::vector<int64_t>& ids :
+       std::vector<std::vector<int64_t>>{{2, -1, 2, 0}, {0, 0, 0, 0}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {4, 3}, ValueDomain::kUnit), IntVector(InputType(request, 1), ids),
+                IntScalar(InputType(request, 2), 3)};
+    c.variant = absl::StrCat("[4,3]/ids[", absl::StrJoin(ids, ","), "]/segments3");
+    c.tolerance_scale = 4;
     cases.push_back(std::move(c));
   }
   return cases;

@@ -1,9 +1,10 @@
-// Gradients of TensorFlow's array ops (as its python/ops/array_grad.py): ops that reshape, join,
-// cut, permute, slice, pad, tile or gather pass the gradient back through the inverse movement;
-// shape-valued inputs and outputs get none.
+// Gradients of TensorFlow's array ops (as its python/ops/array_grad.py and data_flow_grad.py): ops
+// that reshape, join, cut, permute, slice, pad, tile, gather or stitch pass the gradient back
+// through the inverse movement; shape-valued inputs and outputs get none; PreventGradient refuses.
 #include <cstdint>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
@@ -284,6 +285,85 @@ absl::Status GatherV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grad
   return absl::OkStatus();
 }
 
+// ReverseSequence reverses its gradient the same way.
+absl::Status ReverseSequenceGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::ReverseSequence(s, g[0], op.inputs[1], op.IntAttr("seq_dim", 0),
+                               ops::ReverseSequence::BatchDim(op.IntAttr("batch_dim", 0))),
+          Output()};
+  return absl::OkStatus();
+}
+
+// GatherNd(params, indices): the gradient scattered (and summed) back into params' shape.
+absl::Status GatherNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& indices = op.inputs[1];
+  *out = {ops::ScatterNd(s, indices, g[0], ShapeOf(s, op.inputs[0], indices.type())), Output()};
+  return absl::OkStatus();
+}
+
+// ScatterNd(indices, updates, shape): each update's gradient is read back from where it went.
+absl::Status ScatterNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {Output(), ops::GatherNd(s, g[0], op.inputs[0]), Output()};
+  return absl::OkStatus();
+}
+
+// Gather (v1): rows of the gradient summed into the rows of params their indices name.
+absl::Status GatherGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& params = op.inputs[0];
+  const Output& indices = op.inputs[1];
+  const Output params_shape = ops::Shape(s, params);
+  const Output count = AsVector(s, ops::Size(s, indices));
+  const Output row_shape = ops::Slice(s, params_shape, ops::Const(s, {1}), ops::Const(s, {-1}));
+  const Output rows = ops::Reshape(s, g[0], ops::Concat(s, {count, row_shape}, 0));
+  const Output flat = ops::Reshape(s, indices, ops::Const(s, {-1}));
+  const Output size = ops::GatherV2(s, params_shape, 0, 0);
+  *out = {SegmentSum(s, rows, flat, size), Output()};
+  return absl::OkStatus();
+}
+
+// Reverse (v1): the gradient reversed along the same dimensions.
+absl::Status ReverseV1Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {grad_util::UnaryT(s, "Reverse", {g[0], op.inputs[1]}), Output()};
+  return absl::OkStatus();
+}
+
+// Concat (v1): ConcatV2's gradient with the axis taken from the first input.
+absl::Status ConcatV1Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const size_t n = op.inputs.size() - 1;
+  out->assign(op.inputs.size(), Output());
+  if (n == 1) {
+    (*out)[1] = g[0];
+    return absl::OkStatus();
+  }
+  const Output axis = ops::FloorMod(s, op.inputs[0], ops::Rank(s, op.inputs[1]));
+  std::vector<Output> shapes;
+  for (size_t i = 1; i <= n; ++i) shapes.push_back(ops::Shape(s, op.inputs[i]));
+  const Output sizes = ops::GatherV2(s, ops::Pack(s, shapes, ops::Pack::Axis(1)), axis, 0);
+  ops::SplitV parts(s, g[0], sizes, axis, static_cast<int64_t>(n));
+  for (size_t i = 0; i < n; ++i) (*out)[i + 1] = parts[i];
+  return absl::OkStatus();
+}
+
+// MatrixBandPart: the gradient keeps the same band.
+absl::Status MatrixBandPartGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::MatrixBandPart(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()};
+  return absl::OkStatus();
+}
+
+// PreventGradient: asking for the gradient is the error, quoting the node's message.
+absl::Status PreventGradientGrad(const Scope&, const GradOp& op, const Grads&, Grads*) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("Gradient explicitly disabled. Reason: ", op.StringAttr("message", "")));
+}
+
+// DynamicStitch(indices_0..N-1, data_0..N-1): data_k's gradient gathers the rows its indices
+// name. Where an index repeats, every copy gets the row's gradient, as in TensorFlow.
+absl::Status DynamicStitchGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const size_t n = op.inputs.size() / 2;
+  out->assign(op.inputs.size(), Output());
+  for (size_t k = 0; k < n; ++k) (*out)[n + k] = ops::GatherV2(s, g[0], op.inputs[k], 0);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterArrayGradients(GradientRegistry* r) {
@@ -314,9 +394,20 @@ absl::Status RegisterArrayGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("BroadcastTo", BroadcastToGrad));
   RETURN_IF_ERROR(r->Register("GatherV2", GatherV2Grad));
   RETURN_IF_ERROR(r->Register("Fill", FillGrad));
+  RETURN_IF_ERROR(r->Register("PreventGradient", PreventGradientGrad));
+  RETURN_IF_ERROR(r->Register("DynamicStitch", DynamicStitchGrad));
+  RETURN_IF_ERROR(r->Register("ParallelDynamicStitch", DynamicStitchGrad));
+  RETURN_IF_ERROR(r->Register("ReverseSequence", ReverseSequenceGrad));
+  RETURN_IF_ERROR(r->Register("GatherNd", GatherNdGrad));
+  RETURN_IF_ERROR(r->Register("ScatterNd", ScatterNdGrad));
+  RETURN_IF_ERROR(r->Register("Gather", GatherGrad));
+  RETURN_IF_ERROR(r->Register("Reverse", ReverseV1Grad));
+  RETURN_IF_ERROR(r->Register("Concat", ConcatV1Grad));
+  RETURN_IF_ERROR(r->Register("MatrixBandPart", MatrixBandPartGrad));
   for (const char* op : {"Const", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "VariableV2", "VarHandleOp", "Placeholder",
-                         "OneHot", "Range", "Where", "InvertPermutation"}) {
+                         "OneHot", "Range", "Where", "InvertPermutation", "ShapeN",
+                         "ConcatOffset"}) {
     RETURN_IF_ERROR(r->RegisterNoGradient(op));
   }
   // The first ref variable and the sparse variable updates, as in TensorFlow.

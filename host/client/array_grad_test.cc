@@ -1,7 +1,9 @@
 // Numeric checks of the array gradients: joining and cutting (ConcatV2, Pack, Unpack, Split,
 // SplitV), permuting (Transpose, ReverseV2), slicing (Slice, StridedSlice with every mask),
-// padding (Pad, PadV2, MirrorPad), Tile, BroadcastTo, GatherV2, IdentityN, Fill and the gradient
-// helper ops themselves, with negative axes and size-1 dimensions throughout.
+// padding (Pad, PadV2, MirrorPad), Tile, BroadcastTo, GatherV2, Gather, GatherNd, ScatterNd,
+// ReverseSequence, Reverse, Concat, MatrixBandPart, DynamicStitch, IdentityN, Fill and the
+// gradient helper ops themselves, with negative axes and size-1 dimensions throughout; and
+// PreventGradient's refusal.
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -237,6 +239,93 @@ TEST(ArrayGradTest, GatherV2WithBatchDimensions) {
   });
 }
 
+TEST(ArrayGradTest, DynamicStitchGathersEachInputsRows) {
+  // Scalar, vector and matrix indices; row 3 is never named and stays zero.
+  CheckGradient({{2}, {2, 2}, {2, 2, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::DynamicStitch(s, {ops::Const(s, 6), ops::Const(s, {4, 2}),
+                                  ops::Const(s, {{5, 1}, {0, 7}})},
+                              {x[0], x[1], x[2]});
+  });
+  CheckGradient({{3}, {1}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ParallelDynamicStitch(s, {ops::Const(s, {2, 0, 3}), ops::Const(s, {1})},
+                                      {x[0], x[1]});
+  });
+}
+
+TEST(ArrayGradTest, ReverseSequenceReversesTheGradient) {
+  CheckGradient({{3, 4, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ReverseSequence(s, x[0], Int64s(s, {2, 0, 4}), 1);
+  });
+  CheckGradient({{2, 3, 4}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ReverseSequence(s, x[0], ops::Const(s, {1, 3, 0, 2}), 1,
+                                ops::ReverseSequence::BatchDim(2));
+  });
+}
+
+TEST(ArrayGradTest, GatherNdAndScatterNd) {
+  // Repeated rows of indices sum their gradients.
+  CheckGradient({{3, 4}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::GatherNd(s, x[0], ops::Const(s, {{0, 1}, {2, 3}, {0, 1}}));
+  });
+  CheckGradient({{3, 2, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::GatherNd(s, x[0], Int64s(s, {2, 0, 1}));
+  });
+  CheckGradient({{2, 1}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::GatherNd(s, x[0], ops::Const(s, {{{1}}, {{0}}}));
+  });
+  CheckGradient({{3, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ScatterNd(s, ops::Const(s, {{0}, {2}, {0}}), x[0], ops::Const(s, {4, 2}));
+  });
+  CheckGradient({{2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ScatterNd(s, ops::Const(s, {{1, 1}, {0, 2}}), x[0], ops::Const(s, {2, 3}));
+  });
+}
+
+TEST(ArrayGradTest, FirstVersionsOfGatherReverseAndConcat) {
+  CheckGradient({{4, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Gather(s, x[0], {2, 0, 2, 3});
+  });
+  CheckGradient({{5}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Gather(s, x[0], Int64s(s, {4, 1, 1}), ops::Gather::ValidateIndices(false));
+  });
+  CheckGradient({{2, 3, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return grad_util::UnaryT(s, "Reverse",
+                             {x[0], ops::Const(s, Tensor::Vector<bool>({true, false, true}))});
+  });
+  CheckGradient({{2, 3}, {2, 1}}, [](const Scope& s, const Xs& x) -> Output {
+    return grad_util::Node(
+        s, "Concat", {ops::Const(s, -1), x[0], x[1]},
+        [](OpBuilder& b) { b.AttrInt("N", 2).AttrType("T", DT_DOUBLE); }, {DT_DOUBLE})[0];
+  });
+}
+
+TEST(ArrayGradTest, MatrixBandPartKeepsTheBand) {
+  CheckGradient({{2, 3, 4}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::MatrixBandPart(s, x[0], 1, 0);
+  });
+  CheckGradient({{4, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::MatrixBandPart(s, x[0], ops::Const(s, int64_t{-1}), ops::Const(s, int64_t{2}));
+  });
+}
+
+TEST(ArrayGradTest, PreventGradientRefusesWithItsMessage) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  auto y = ops::PreventGradient(root.WithOpName("guard"), ops::Square(root, x),
+                                ops::PreventGradient::Message("second derivative not supported"));
+  // Forward, the op is the identity.
+  auto z = ops::Add(root, y, x);
+  ASSERT_TRUE(root.ok()) << root.status();
+  std::vector<Output> grads;
+  absl::Status status = AddSymbolicGradients(root, {z}, {x}, &grads);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(std::string(status.message()),
+              ::testing::HasSubstr(
+                  "Gradient explicitly disabled. Reason: second derivative not supported"));
+  EXPECT_THAT(std::string(status.message()), ::testing::HasSubstr("'guard'"));
+}
+
 TEST(ArrayGradTest, BroadcastToReducesTheBroadcastDimensions) {
   CheckGradient({{3, 1}}, [](const Scope& s, const Xs& x) -> Output {
     return ops::BroadcastTo(s, x[0], {2, 3, 4});
@@ -279,7 +368,8 @@ TEST(ArrayGradTest, GradientHelperOpsHaveGradients) {
 TEST(ArrayGradTest, IndexAndShapeOpsHaveNoGradient) {
   const GradientRegistry& registry = GradientRegistry::Standard();
   for (const char* op : {"Shape", "Size", "Rank", "ZerosLike", "OnesLike", "OneHot", "Range",
-                         "Where", "InvertPermutation", "StopGradient", "BroadcastGradientArgs"}) {
+                         "Where", "InvertPermutation", "StopGradient", "BroadcastGradientArgs",
+                         "ShapeN", "ConcatOffset"}) {
     EXPECT_TRUE(registry.Has(op)) << op;
   }
   // A path through Shape contributes nothing: d(x * size(x))/dx = size(x).

@@ -143,6 +143,25 @@ Shape::Shape(const Scope& scope, Input input, const Attrs& attrs) {
   output = First(operation);
 }
 
+ShapeN::ShapeN(const Scope& scope, InputList input) : ShapeN(scope, input, Attrs()) {}
+
+ShapeN::ShapeN(const Scope& scope, InputList input, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  std::vector<Output> ins = AsNodeOutList(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ShapeN");
+  if (ins.empty()) builder.SetError("attr 'N' must be at least 1, got 0 inputs");
+  if (!IsIndexType(attrs.out_type_)) {
+    builder.SetError(absl::StrCat("attr 'out_type' must be int32 or int64, got ",
+                                  DataTypeString(attrs.out_type_)));
+  }
+  DataType t = builder.CommonType("T", ins);
+  builder.Inputs(ins).AttrInt("N", static_cast<int64_t>(ins.size())).AttrType("T", t);
+  builder.AttrType("out_type", attrs.out_type_);
+  operation = builder.Finalize(std::vector<DataType>(ins.size(), attrs.out_type_));
+  output = AllOutputs(operation);
+}
+
 ExpandDims::ExpandDims(const Scope& scope, Input input, Input axis) {
   if (!scope.ok()) return;
   Output in = AsNodeOut(scope, input);
@@ -183,6 +202,24 @@ Concat::Concat(const Scope& scope, InputList values, Input axis) {
   builder.AttrType("Tidx", ax.type());
   operation = builder.Finalize({t});
   output = First(operation);
+}
+
+ConcatOffset::ConcatOffset(const Scope& scope, Input concat_dim, InputList shape) {
+  if (!scope.ok()) return;
+  Output dim = AsNodeOut(scope, concat_dim);
+  std::vector<Output> shapes = AsNodeOutList(scope, shape);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ConcatOffset");
+  CheckFixedType(builder, "concat_dim", dim, TSR_DTYPE_INT32);
+  if (shapes.size() < 2) {
+    builder.SetError(absl::StrCat("attr 'N' must be at least 2, got ", shapes.size(), " shapes"));
+  }
+  DataType t = builder.CommonType("shape_type", shapes);
+  if (!shapes.empty()) builder.CheckType("shape_type", shapes[0], kIndexTypes);
+  builder.Input(dim).Inputs(shapes).AttrInt("N", static_cast<int64_t>(shapes.size()));
+  builder.AttrType("shape_type", t);
+  operation = builder.Finalize(std::vector<DataType>(shapes.size(), t));
+  offset = AllOutputs(operation);
 }
 
 Fill::Fill(const Scope& scope, Input dims, Input value) {
@@ -239,6 +276,19 @@ IdentityN::IdentityN(const Scope& scope, InputList input) {
 
 StopGradient::StopGradient(const Scope& scope, Input input)
     : operation(UnaryT(scope, "StopGradient", input)), output(First(operation)) {}
+
+PreventGradient::PreventGradient(const Scope& scope, Input input)
+    : PreventGradient(scope, input, Attrs()) {}
+
+PreventGradient::PreventGradient(const Scope& scope, Input input, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "PreventGradient");
+  builder.Input(in).AttrType("T", in.type()).AttrString("message", attrs.message_);
+  operation = builder.Finalize({in.type()});
+  output = First(operation);
+}
 
 Snapshot::Snapshot(const Scope& scope, Input input)
     : operation(UnaryT(scope, "Snapshot", input)), output(First(operation)) {}
@@ -406,6 +456,25 @@ Unstack::Unstack(const Scope& scope, Input value, int64_t num, const Attrs& attr
   output = AllOutputs(operation);
 }
 
+ReverseSequence::ReverseSequence(const Scope& scope, Input input, Input seq_lengths,
+                                 int64_t seq_dim)
+    : ReverseSequence(scope, input, seq_lengths, seq_dim, Attrs()) {}
+
+ReverseSequence::ReverseSequence(const Scope& scope, Input input, Input seq_lengths,
+                                 int64_t seq_dim, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output lengths = AsNodeOut(scope, seq_lengths);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ReverseSequence");
+  builder.CheckType("Tlen", lengths, kIndexTypes);
+  builder.Input(in).Input(lengths).AttrInt("seq_dim", seq_dim);
+  builder.AttrInt("batch_dim", attrs.batch_dim_).AttrType("T", in.type());
+  builder.AttrType("Tlen", lengths.type());
+  operation = builder.Finalize({in.type()});
+  output = First(operation);
+}
+
 Tile::Tile(const Scope& scope, Input input, Input multiples) {
   if (!scope.ok()) return;
   operation = WithIndexInput(scope, "Tile", "Tile", input, "Tmultiples", multiples);
@@ -474,6 +543,37 @@ GatherV2::GatherV2(const Scope& scope, Input params, Input indices, Input axis,
   output = First(operation);
 }
 
+Gather::Gather(const Scope& scope, Input params, Input indices)
+    : Gather(scope, params, indices, Attrs()) {}
+
+Gather::Gather(const Scope& scope, Input params, Input indices, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output p = AsNodeOut(scope, params);
+  Output i = AsNodeOut(scope, indices);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Gather");
+  builder.CheckType("Tindices", i, kIndexTypes);
+  builder.Input(p).Input(i).AttrBool("validate_indices", attrs.validate_indices_);
+  builder.AttrType("Tparams", p.type()).AttrType("Tindices", i.type());
+  operation = builder.Finalize({p.type()});
+  output = First(operation);
+}
+
+MatrixBandPart::MatrixBandPart(const Scope& scope, Input input, Input num_lower,
+                               Input num_upper) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output lower = AsNodeOut(scope, num_lower);
+  Output upper = AsNodeOut(scope, num_upper);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MatrixBandPart");
+  DataType t = builder.CommonType("Tindex", {lower, upper});
+  builder.CheckType("Tindex", lower, kIndexTypes);
+  builder.Input(in).Input(lower).Input(upper).AttrType("T", in.type()).AttrType("Tindex", t);
+  operation = builder.Finalize({in.type()});
+  band = First(operation);
+}
+
 OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value)
     : OneHot(scope, indices, depth, on_value, off_value, Attrs()) {}
 
@@ -494,6 +594,88 @@ OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, I
   operation = builder.Finalize({t});
   output = First(operation);
 }
+
+namespace {
+
+constexpr std::initializer_list<DataType> kNdIndexTypes = {TSR_DTYPE_INT16, TSR_DTYPE_INT32,
+                                                           TSR_DTYPE_INT64};
+
+}  // namespace
+
+GatherNd::GatherNd(const Scope& scope, Input params, Input indices) {
+  if (!scope.ok()) return;
+  Output p = AsNodeOut(scope, params);
+  Output i = AsNodeOut(scope, indices);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "GatherNd");
+  builder.CheckType("Tindices", i, kNdIndexTypes);
+  builder.Input(p).Input(i).AttrType("Tparams", p.type()).AttrType("Tindices", i.type());
+  operation = builder.Finalize({p.type()});
+  output = First(operation);
+}
+
+ScatterNd::ScatterNd(const Scope& scope, Input indices, Input updates, Input shape) {
+  if (!scope.ok()) return;
+  Output i = AsNodeOut(scope, indices);
+  Output u = AsNodeOut(scope, updates);
+  Output sh = AsNodeOut(scope, shape);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "ScatterNd");
+  DataType t = builder.CommonType("Tindices", {i, sh});
+  builder.CheckType("Tindices", i, kNdIndexTypes);
+  builder.Input(i).Input(u).Input(sh).AttrType("T", u.type()).AttrType("Tindices", t);
+  operation = builder.Finalize({u.type()});
+  output = First(operation);
+}
+
+Unique::Unique(const Scope& scope, Input x) : Unique(scope, x, Attrs()) {}
+
+Unique::Unique(const Scope& scope, Input x, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, x);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "Unique");
+  if (!IsIndexType(attrs.out_idx_)) {
+    builder.SetError(absl::StrCat("attr 'out_idx' must be int32 or int64, got ",
+                                  DataTypeString(attrs.out_idx_)));
+  }
+  builder.Input(in).AttrType("T", in.type()).AttrType("out_idx", attrs.out_idx_);
+  operation = builder.Finalize({in.type(), attrs.out_idx_});
+  if (!operation.valid()) return;
+  y = operation.output(0);
+  idx = operation.output(1);
+}
+
+namespace {
+
+// DynamicStitch and ParallelDynamicStitch: N int32 indices, then N data of one type.
+Operation Stitch(const Scope& scope, absl::string_view op, const InputList& indices,
+                 const InputList& data) {
+  if (!scope.ok()) return Operation();
+  std::vector<Output> ids = AsNodeOutList(scope, indices);
+  std::vector<Output> values = AsNodeOutList(scope, data);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  if (ids.empty() || ids.size() != values.size()) {
+    builder.SetError(absl::StrCat("needs as many data inputs as indices inputs (at least 1), got ",
+                                  ids.size(), " indices and ", values.size(), " data"));
+  }
+  for (const Output& id : ids) CheckFixedType(builder, "indices", id, TSR_DTYPE_INT32);
+  DataType t = builder.CommonType("T", values);
+  builder.Inputs(ids).Inputs(values).AttrInt("N", static_cast<int64_t>(ids.size()));
+  builder.AttrType("T", t);
+  return builder.Finalize({t});
+}
+
+}  // namespace
+
+DynamicStitch::DynamicStitch(const Scope& scope, InputList indices, InputList data)
+    : operation(Stitch(scope, "DynamicStitch", indices, data)), merged(First(operation)) {}
+
+ParallelDynamicStitch::ParallelDynamicStitch(const Scope& scope, InputList indices,
+                                             InputList data)
+    : operation(Stitch(scope, "ParallelDynamicStitch", indices, data)),
+      merged(First(operation)) {}
 
 }  // namespace ops
 }  // namespace tessera

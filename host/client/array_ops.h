@@ -1,5 +1,6 @@
 // Typed wrappers of TensorFlow's array ops: constants, placeholders, identity and shape ops,
-// slicing, splitting, transposing, tiling, padding, gathering and index sequences.
+// slicing, splitting, transposing, tiling, padding, gathering and scattering, index sequences,
+// Unique and the stitching of rows by index.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "host/client/output.h"
 #include "host/client/scope.h"
 
@@ -95,6 +97,25 @@ class Shape {
   Output output;
 };
 
+// The shape of each of `input` as a vector. Attrs N, T, out_type (default int32).
+class ShapeN {
+ public:
+  struct Attrs {
+    Attrs OutType(DataType x) const {
+      Attrs ret = *this;
+      ret.out_type_ = x;
+      return ret;
+    }
+    DataType out_type_ = TSR_DTYPE_INT32;
+  };
+  ShapeN(const Scope& scope, InputList input);
+  ShapeN(const Scope& scope, InputList input, const Attrs& attrs);
+  static Attrs OutType(DataType x) { return Attrs().OutType(x); }
+  Output operator[](size_t index) const { return output[index]; }
+  Operation operation;
+  std::vector<Output> output;
+};
+
 // `input` with a dimension of size 1 inserted at `axis`. Attrs T, Tdim.
 class ExpandDims {
  public:
@@ -134,6 +155,17 @@ class Concat {
   Output output;
 };
 using ConcatV2 = Concat;
+
+// The offsets at which ConcatV2 along `concat_dim` (an int32 scalar) places inputs of the
+// shapes `shape` (int32 or int64 vectors): zero but along the axis. Attrs N (at least 2),
+// shape_type.
+class ConcatOffset {
+ public:
+  ConcatOffset(const Scope& scope, Input concat_dim, InputList shape);
+  Output operator[](size_t index) const { return offset[index]; }
+  Operation operation;
+  std::vector<Output> offset;
+};
 
 // A tensor of shape `dims` filled with the scalar `value`. Attrs T, index_type.
 class Fill {
@@ -194,6 +226,26 @@ class IdentityN {
 class StopGradient {
  public:
   StopGradient(const Scope& scope, Input input);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Its input; asking for its gradient is an error that quotes `message`. Attrs T, message
+// (default "").
+class PreventGradient {
+ public:
+  struct Attrs {
+    Attrs Message(absl::string_view x) const {
+      Attrs ret = *this;
+      ret.message_ = std::string(x);
+      return ret;
+    }
+    std::string message_;
+  };
+  PreventGradient(const Scope& scope, Input input);
+  PreventGradient(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs Message(absl::string_view x) { return Attrs().Message(x); }
   operator Output() const { return output; }
   Operation operation;
   Output output;
@@ -284,6 +336,27 @@ class Reverse {
   Output output;
 };
 using ReverseV2 = Reverse;
+
+// `input` with the first seq_lengths[b] slices along `seq_dim` reversed in each entry b of
+// `batch_dim`. Attrs seq_dim, batch_dim (default 0), T, Tlen (seq_lengths' type, int32/int64).
+class ReverseSequence {
+ public:
+  struct Attrs {
+    Attrs BatchDim(int64_t x) const {
+      Attrs ret = *this;
+      ret.batch_dim_ = x;
+      return ret;
+    }
+    int64_t batch_dim_ = 0;
+  };
+  ReverseSequence(const Scope& scope, Input input, Input seq_lengths, int64_t seq_dim);
+  ReverseSequence(const Scope& scope, Input input, Input seq_lengths, int64_t seq_dim,
+                  const Attrs& attrs);
+  static Attrs BatchDim(int64_t x) { return Attrs().BatchDim(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
 
 // The block of `input` starting at `begin` with extent `size` (-1: to the end). Attrs T, Index.
 class Slice {
@@ -450,6 +523,38 @@ class GatherV2 {
   Output output;
 };
 
+// The op Gather (TensorFlow's first version): rows of `params` (along axis 0) picked by
+// `indices` (int32/int64). Attrs validate_indices (default true; indices are always checked),
+// Tparams, Tindices.
+class Gather {
+ public:
+  struct Attrs {
+    Attrs ValidateIndices(bool x) const {
+      Attrs ret = *this;
+      ret.validate_indices_ = x;
+      return ret;
+    }
+    bool validate_indices_ = true;
+  };
+  Gather(const Scope& scope, Input params, Input indices);
+  Gather(const Scope& scope, Input params, Input indices, const Attrs& attrs);
+  static Attrs ValidateIndices(bool x) { return Attrs().ValidateIndices(x); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Each innermost matrix of `input` with everything outside the band of `num_lower` diagonals
+// below and `num_upper` above the main one zeroed (a negative count keeps that whole triangle).
+// Attrs T, Tindex (int32/int64).
+class MatrixBandPart {
+ public:
+  MatrixBandPart(const Scope& scope, Input input, Input num_lower, Input num_upper);
+  operator Output() const { return band; }
+  Operation operation;
+  Output band;
+};
+
 // A one-hot encoding of `indices` with `depth` (int32) entries of `on_value`/`off_value` along a
 // new dimension `axis` (default -1, the last). Attrs T, TI, axis.
 class OneHot {
@@ -469,6 +574,66 @@ class OneHot {
   operator Output() const { return output; }
   Operation operation;
   Output output;
+};
+
+// The slices of `params` named by the rows of the innermost dimension of `indices`
+// (int16/int32/int64). Attrs Tparams, Tindices.
+class GatherNd {
+ public:
+  GatherNd(const Scope& scope, Input params, Input indices);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// Zeros of `shape` with each of `updates` added at the slice its row of `indices` names
+// (repeated rows add up); `indices` and `shape` share one int16/int32/int64 type. Attrs T,
+// Tindices.
+class ScatterNd {
+ public:
+  ScatterNd(const Scope& scope, Input indices, Input updates, Input shape);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The distinct elements `y` of the vector `x` in order of first appearance, and for each
+// element of `x` its position `idx` in `y`. Attrs T, out_idx (default int32).
+class Unique {
+ public:
+  struct Attrs {
+    Attrs OutIdx(DataType x) const {
+      Attrs ret = *this;
+      ret.out_idx_ = x;
+      return ret;
+    }
+    DataType out_idx_ = TSR_DTYPE_INT32;
+  };
+  Unique(const Scope& scope, Input x);
+  Unique(const Scope& scope, Input x, const Attrs& attrs);
+  static Attrs OutIdx(DataType x) { return Attrs().OutIdx(x); }
+  Operation operation;
+  Output y;
+  Output idx;
+};
+
+// merged[indices[k][j], ...] = data[k][j, ...]: rows interleaved by int32 `indices`, the last
+// input winning where an index repeats. Attrs N, T.
+class DynamicStitch {
+ public:
+  DynamicStitch(const Scope& scope, InputList indices, InputList data);
+  operator Output() const { return merged; }
+  Operation operation;
+  Output merged;
+};
+
+// DynamicStitch where the winner among repeated indices is left unspecified. Attrs N, T.
+class ParallelDynamicStitch {
+ public:
+  ParallelDynamicStitch(const Scope& scope, InputList indices, InputList data);
+  operator Output() const { return merged; }
+  Operation operation;
+  Output merged;
 };
 
 }  // namespace ops

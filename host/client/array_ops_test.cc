@@ -332,6 +332,140 @@ TEST(ArrayOpsTest, IdentityFamilyAndShapeFacts) {
   )pb"));
 }
 
+TEST(ArrayOpsTest, ShapeNConcatOffsetAndPreventGradient) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  auto shapes = ops::ShapeN(root, {x, y}, ops::ShapeN::OutType(DT_INT64));
+  ASSERT_EQ(shapes.output.size(), 2u);
+  EXPECT_EQ(shapes[1].type(), DT_INT64);
+  EXPECT_EQ(shapes[1].name(), "ShapeN:1");
+  auto offsets = ops::ConcatOffset(root, 1, {shapes[0], shapes[1]});
+  ASSERT_EQ(offsets.offset.size(), 2u);
+  EXPECT_EQ(offsets[0].type(), DT_INT64);
+  ops::PreventGradient(root, x, ops::PreventGradient::Message("no second derivative"));
+  ops::PreventGradient(root.WithOpName("plain"), y);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "ShapeN", R"pb(
+    name: "ShapeN" op: "ShapeN" input: "x" input: "y"
+    attr { key: "N" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "out_type" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "ConcatOffset", R"pb(
+    name: "ConcatOffset" op: "ConcatOffset" input: "Const" input: "ShapeN" input: "ShapeN:1"
+    attr { key: "N" value { i: 2 } }
+    attr { key: "shape_type" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "PreventGradient", R"pb(
+    name: "PreventGradient" op: "PreventGradient" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "message" value { s: "no second derivative" } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "plain", R"pb(
+    name: "plain" op: "PreventGradient" input: "y"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "message" value { s: "" } }
+  )pb"));
+}
+
+TEST(ArrayOpsTest, UniqueAndDynamicStitch) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto unique = ops::Unique(root, x, ops::Unique::OutIdx(DT_INT64));
+  EXPECT_EQ(unique.y.type(), DT_FLOAT);
+  EXPECT_EQ(unique.idx.type(), DT_INT64);
+  EXPECT_EQ(unique.idx.name(), "Unique:1");
+  auto i0 = ops::Placeholder(root.WithOpName("i0"), DT_INT32);
+  auto i1 = ops::Placeholder(root.WithOpName("i1"), DT_INT32);
+  auto d1 = ops::Placeholder(root.WithOpName("d1"), DT_FLOAT);
+  auto stitched = ops::DynamicStitch(root, {i0, i1}, {x, d1});
+  EXPECT_EQ(stitched.merged.type(), DT_FLOAT);
+  ops::ParallelDynamicStitch(root, {i0}, {x});
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "Unique", R"pb(
+    name: "Unique" op: "Unique" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "out_idx" value { type: DT_INT64 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "DynamicStitch", R"pb(
+    name: "DynamicStitch" op: "DynamicStitch" input: "i0" input: "i1" input: "x" input: "d1"
+    attr { key: "N" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "ParallelDynamicStitch", R"pb(
+    name: "ParallelDynamicStitch" op: "ParallelDynamicStitch" input: "i0" input: "x"
+    attr { key: "N" value { i: 1 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+}
+
+TEST(ArrayOpsTest, ReverseSequenceGatherNdAndScatterNd) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto lengths = ops::Placeholder(root.WithOpName("lengths"), DT_INT32);
+  auto i = ops::Placeholder(root.WithOpName("i"), DT_INT64);
+  ops::ReverseSequence(root, x, lengths, 1);
+  ops::ReverseSequence(root.WithOpName("batch2"), x, lengths, 0,
+                       ops::ReverseSequence::BatchDim(2));
+  auto gathered = ops::GatherNd(root, x, i);
+  EXPECT_EQ(gathered.output.type(), DT_FLOAT);
+  ops::ScatterNd(root, i, x, i);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "ReverseSequence", R"pb(
+    name: "ReverseSequence" op: "ReverseSequence" input: "x" input: "lengths"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tlen" value { type: DT_INT32 } }
+    attr { key: "batch_dim" value { i: 0 } }
+    attr { key: "seq_dim" value { i: 1 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "batch2", R"pb(
+    name: "batch2" op: "ReverseSequence" input: "x" input: "lengths"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tlen" value { type: DT_INT32 } }
+    attr { key: "batch_dim" value { i: 2 } }
+    attr { key: "seq_dim" value { i: 0 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "GatherNd", R"pb(
+    name: "GatherNd" op: "GatherNd" input: "x" input: "i"
+    attr { key: "Tindices" value { type: DT_INT64 } }
+    attr { key: "Tparams" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "ScatterNd", R"pb(
+    name: "ScatterNd" op: "ScatterNd" input: "i" input: "x" input: "i"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tindices" value { type: DT_INT64 } }
+  )pb"));
+}
+
+TEST(ArrayOpsTest, GatherAndMatrixBandPart) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto i = ops::Placeholder(root.WithOpName("i"), DT_INT64);
+  ops::Gather(root, x, i);
+  ops::Gather(root.WithOpName("unchecked"), x, i, ops::Gather::ValidateIndices(false));
+  auto band = ops::MatrixBandPart(root, x, i, i);
+  EXPECT_EQ(band.band.type(), DT_FLOAT);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "Gather", R"pb(
+    name: "Gather" op: "Gather" input: "x" input: "i"
+    attr { key: "Tindices" value { type: DT_INT64 } }
+    attr { key: "Tparams" value { type: DT_FLOAT } }
+    attr { key: "validate_indices" value { b: true } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "unchecked", R"pb(
+    name: "unchecked" op: "Gather" input: "x" input: "i"
+    attr { key: "Tindices" value { type: DT_INT64 } }
+    attr { key: "Tparams" value { type: DT_FLOAT } }
+    attr { key: "validate_indices" value { b: false } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixBandPart", R"pb(
+    name: "MatrixBandPart" op: "MatrixBandPart" input: "x" input: "i" input: "i"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tindex" value { type: DT_INT64 } }
+  )pb"));
+}
+
 // ---- Errors -------------------------------------------------------------------------------
 
 std::string ErrorOf(const Scope& scope) {
@@ -377,6 +511,52 @@ TEST(ArrayOpsErrorTest, IndexTypes) {
   Scope s5 = Scope::NewRootScope();
   ops::Shape(s5.WithOpName("s"), 1, ops::Shape::OutType(DT_FLOAT));
   EXPECT_THAT(ErrorOf(s5), HasSubstr("attr 'out_type' must be int32 or int64, got float"));
+}
+
+TEST(ArrayOpsErrorTest, ShapeNConcatOffsetUniqueAndStitchArguments) {
+  Scope s1 = Scope::NewRootScope();
+  ops::ShapeN(s1.WithOpName("s"), {1.f}, ops::ShapeN::OutType(DT_FLOAT));
+  EXPECT_THAT(ErrorOf(s1), HasSubstr("attr 'out_type' must be int32 or int64, got float"));
+  Scope s2 = Scope::NewRootScope();
+  ops::ConcatOffset(s2.WithOpName("c"), 0, {{2, 3}});
+  EXPECT_THAT(ErrorOf(s2), HasSubstr("attr 'N' must be at least 2, got 1 shapes"));
+  Scope s3 = Scope::NewRootScope();
+  ops::ConcatOffset(s3.WithOpName("c"), int64_t{0}, {{2, 3}, {2, 3}});
+  EXPECT_THAT(ErrorOf(s3), HasSubstr("input 'concat_dim' must be int32, got int64"));
+  Scope s4 = Scope::NewRootScope();
+  ops::Unique(s4.WithOpName("u"), {1.f}, ops::Unique::OutIdx(DT_FLOAT));
+  EXPECT_THAT(ErrorOf(s4), HasSubstr("attr 'out_idx' must be int32 or int64, got float"));
+  Scope s5 = Scope::NewRootScope();
+  ops::DynamicStitch(s5.WithOpName("d"), {{0}}, {{1.f}, {2.f}});
+  EXPECT_THAT(ErrorOf(s5), HasSubstr("needs as many data inputs as indices inputs (at least 1), "
+                                     "got 1 indices and 2 data"));
+  Scope s6 = Scope::NewRootScope();
+  ops::ParallelDynamicStitch(s6.WithOpName("d"), {{int64_t{0}}}, {{1.f}});
+  EXPECT_THAT(ErrorOf(s6), HasSubstr("input 'indices' must be int32, got int64"));
+}
+
+TEST(ArrayOpsErrorTest, ReverseSequenceGatherNdAndScatterNdIndexTypes) {
+  Scope s1 = Scope::NewRootScope();
+  ops::ReverseSequence(s1.WithOpName("r"), {{1.f}}, {1.f}, 1);
+  EXPECT_THAT(ErrorOf(s1), HasSubstr("attr 'Tlen'"));
+  Scope s2 = Scope::NewRootScope();
+  ops::GatherNd(s2.WithOpName("g"), {1.f}, {0.f});
+  EXPECT_THAT(ErrorOf(s2), HasSubstr("attr 'Tindices'"));
+  Scope s3 = Scope::NewRootScope();
+  ops::ScatterNd(s3.WithOpName("s"), {{0}}, {1.f}, {int64_t{2}});
+  EXPECT_THAT(ErrorOf(s3), HasSubstr("attr 'Tindices'"));
+}
+
+TEST(ArrayOpsErrorTest, GatherAndMatrixBandPartIndexTypes) {
+  Scope s1 = Scope::NewRootScope();
+  ops::Gather(s1.WithOpName("g"), {1.f}, {0.f});
+  EXPECT_THAT(ErrorOf(s1), HasSubstr("attr 'Tindices'"));
+  Scope s2 = Scope::NewRootScope();
+  ops::MatrixBandPart(s2.WithOpName("b"), {{1.f}}, 0, int64_t{0});
+  EXPECT_THAT(ErrorOf(s2), HasSubstr("inconsistent values for attr 'Tindex'"));
+  Scope s3 = Scope::NewRootScope();
+  ops::MatrixBandPart(s3.WithOpName("b"), {{1.f}}, 0.f, 0.f);
+  EXPECT_THAT(ErrorOf(s3), HasSubstr("attr 'Tindex'"));
 }
 
 TEST(ArrayOpsErrorTest, ListLengthsAndTypes) {

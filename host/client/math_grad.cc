@@ -437,6 +437,84 @@ absl::Status AddNGrad(const Scope&, const GradOp& op, const Grads& g, Grads* out
   return absl::OkStatus();
 }
 
+// SegmentSum: each row's gradient is its segment's.
+absl::Status SegmentSumGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::GatherV2(s, g[0], op.inputs[1], 0), Output()};
+  return absl::OkStatus();
+}
+
+// `values` (one per segment) shaped to broadcast over rows of `data` ([segments, 1, ..., 1]).
+Output PerRow(const Scope& s, const Output& values, const Output& data) {
+  const Output ones = ops::Fill(s, ops::Reshape(s, ops::Sub(s, ops::Rank(s, data), 1), {1}), 1);
+  return ops::Reshape(s, values, ops::Concat(s, {ops::Shape(s, values), ones}, 0));
+}
+
+// SegmentMean: each row's gradient is its segment's, divided by the segment's size.
+absl::Status SegmentMeanGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  const Output ones = ops::Fill(s, ops::Shape(s, ids), Scalar(s, 1, data.type()));
+  const Output sizes = ops::SegmentSum(s, ones, ids);
+  *out = {ops::GatherV2(s, ops::Div(s, g[0], PerRow(s, sizes, g[0])), ids, 0), Output()};
+  return absl::OkStatus();
+}
+
+// SegmentMax, UnsortedSegmentMax/Min: the gradient goes to the entries equal to their segment's
+// result, split evenly among ties (TensorFlow's rule); entries with a negative id get none.
+absl::Status SegmentExtremumGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  const bool sorted = op.inputs.size() == 2;
+  const Output kept_ids = sorted ? ids : ops::Maximum(s, ids, ops::Cast(s, 0, ids.type()));
+  // The ids' shape followed by ones, so that a per-entry mask broadcasts over data's rows.
+  const Output extra = ops::Sub(s, ops::Rank(s, data), ops::Rank(s, ids));
+  const Output mask_shape =
+      ops::Concat(s, {ops::Shape(s, ids), ops::Fill(s, ops::Reshape(s, extra, {1}), 1)}, 0);
+  Output selected = ops::Equal(s, data, ops::GatherV2(s, op.outputs[0], kept_ids, 0));
+  if (!sorted) {
+    const Output valid = ops::GreaterEqual(s, ids, ops::Cast(s, 0, ids.type()));
+    selected = ops::LogicalAnd(s, selected, ops::Reshape(s, valid, mask_shape));
+  }
+  const Output counted = ops::Cast(s, selected, data.type());
+  const Output ties = sorted ? Output(ops::SegmentSum(s, counted, ids))
+                             : Output(ops::UnsortedSegmentSum(s, counted, ids, op.inputs[2]));
+  const Output shares = ops::GatherV2(s, ops::Div(s, g[0], ties), kept_ids, 0);
+  const Output zeros = ops::ZerosLike(s, data);
+  *out = {ops::SelectV2(s, selected, shares, zeros), Output()};
+  if (!sorted) out->push_back(Output());
+  return absl::OkStatus();
+}
+
+// UnsortedSegmentProd (TensorFlow's rule): an entry's gradient is its segment's, times the
+// product of the other entries of the segment; a segment with two zeros or more passes none.
+absl::Status UnsortedSegmentProdGrad(const Scope& s, const GradOp& op, const Grads& g,
+                                     Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  const Output& count = op.inputs[2];
+  const Output zeros = ops::ZerosLike(s, data);
+  const Output is_zero = ops::Equal(s, data, zeros);
+  const Output zeros_per_segment =
+      ops::UnsortedSegmentSum(s, ops::Cast(s, is_zero, DT_INT32), ids, count);
+  const Output grad = ops::SelectV2(s, ops::Greater(s, zeros_per_segment, 1),
+                                    ops::ZerosLike(s, g[0]), g[0]);
+  const Output non_zero = ops::SelectV2(s, is_zero, ops::OnesLike(s, data), data);
+  const Output non_zero_prod = ops::UnsortedSegmentProd(s, non_zero, ids, count);
+  const Output kept_ids = ops::Maximum(s, ids, ops::Cast(s, 0, ids.type()));
+  const Output others = ops::SelectV2(
+      s, is_zero, ops::GatherV2(s, non_zero_prod, kept_ids, 0),
+      ops::Div(s, ops::GatherV2(s, op.outputs[0], kept_ids, 0), data));
+  // Entries with a negative id get none.
+  const Output extra = ops::Sub(s, ops::Rank(s, data), ops::Rank(s, ids));
+  const Output mask_shape =
+      ops::Concat(s, {ops::Shape(s, ids), ops::Fill(s, ops::Reshape(s, extra, {1}), 1)}, 0);
+  const Output valid = ops::Reshape(s, ops::GreaterEqual(s, ids, ops::Cast(s, 0, ids.type())),
+                                    mask_shape);
+  const Output gathered = ops::SelectV2(s, valid, ops::GatherV2(s, grad, kept_ids, 0), zeros);
+  *out = {ops::Mul(s, gathered, others), Output(), Output()};
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterMathGradients(GradientRegistry* r) {
@@ -471,6 +549,12 @@ absl::Status RegisterMathGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Prod", ProdGrad));
   RETURN_IF_ERROR(r->Register("Cumsum", CumsumGrad));
   RETURN_IF_ERROR(r->Register("BatchMatMul", BatchMatMulGrad));
+  RETURN_IF_ERROR(r->Register("SegmentSum", SegmentSumGrad));
+  RETURN_IF_ERROR(r->Register("SegmentMean", SegmentMeanGrad));
+  RETURN_IF_ERROR(r->Register("SegmentMax", SegmentExtremumGrad));
+  RETURN_IF_ERROR(r->Register("UnsortedSegmentMax", SegmentExtremumGrad));
+  RETURN_IF_ERROR(r->Register("UnsortedSegmentMin", SegmentExtremumGrad));
+  RETURN_IF_ERROR(r->Register("UnsortedSegmentProd", UnsortedSegmentProdGrad));
   RETURN_IF_ERROR(r->Register("BatchMatMulV2", BatchMatMulV2Grad));
   RETURN_IF_ERROR(r->Register("BatchMatMulV3", BatchMatMulV2Grad));
   RETURN_IF_ERROR(r->Register("Abs", ScaledGrad<AbsFactor>));

@@ -506,21 +506,93 @@ TEST(MathGradTest, BatchMatMulAndV3EveryAdjoint) {
   }
 }
 
+TEST(MathGradTest, SortedSegmentReductions) {
+  // Segment 1 is empty; random values make every maximum unique.
+  CheckGradient({{4, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Square(s, ops::SegmentSum(s, x[0], {0, 0, 2, 2}));
+  });
+  CheckGradient({{5, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::Square(s, ops::SegmentMean(s, x[0], {0, 1, 1, 1, 3}));
+  });
+  CheckGradient({{4, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::SegmentMax(s, x[0], {0, 0, 0, 1});
+  });
+}
+
+TEST(MathGradTest, UnsortedSegmentExtremaSkipNegativeIds) {
+  CheckGradient({{5, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::UnsortedSegmentMax(s, x[0], {2, 0, -1, 2, 0}, 4);
+  });
+  CheckGradient({{2, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::UnsortedSegmentMin(s, x[0], ops::Const(s, {{1, -1, 1}, {0, 1, 0}}), 2);
+  });
+  CheckGradient({{5, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::UnsortedSegmentProd(s, x[0], {2, 0, -1, 2, 2}, 4);
+  });
+  // Zeros: one in a segment takes the product of the others; two or more pass nothing.
+  CheckGradientAt(
+      {Tensor::Vector<double>({0, 3, 2, 0, 0, 5})},
+      [](const Scope& s, const Xs& x) {
+        return ops::Mul(s, ops::UnsortedSegmentProd(s, x[0], {0, 0, 0, 1, 1, 2}, 3), 1.0);
+      },
+      1e-7);
+  // Ties split the gradient evenly, as in TensorFlow.
+  CheckGradientAt(
+      {Tensor::Vector<double>({1, 3, 3, 2})},
+      [](const Scope& s, const Xs& x) {
+        return ops::Mul(s, ops::UnsortedSegmentMax(s, x[0], {0, 0, 0, 0}, 1), 1.0);
+      },
+      1e-7);
+}
+
 TEST(MathGradTest, NewGradientsAreInTheStandardRegistry) {
-  for (const char* op : {"Div",           "Pow",           "SquaredDifference",
-                         "Maximum",       "Minimum",       "Select",
-                         "SelectV2",      "Prod",          "Cumsum",
-                         "Abs",           "Sign",          "Floor",
-                         "Ceil",          "Round",         "Log1p",
-                         "Expm1",         "Erf",           "Reciprocal",
-                         "FloorDiv",      "FloorMod",      "TruncateDiv",
-                         "BatchMatMulV2", "Sin",           "Cos",
-                         "Tan",           "Asin",          "Acos",
-                         "Atan",          "Sinh",          "Cosh",
-                         "Atan2",         "Rint",          "IsNan",
-                         "IsInf",         "IsFinite",      "Cumprod",
-                         "ClipByValue",   "CheckNumerics", "Bucketize",
-                         "BatchMatMul",   "BatchMatMulV3"}) {
+  for (const char* op : {"Div",
+                         "Pow",
+                         "SquaredDifference",
+                         "Maximum",
+                         "Minimum",
+                         "Select",
+                         "SelectV2",
+                         "Prod",
+                         "Cumsum",
+                         "Abs",
+                         "Sign",
+                         "Floor",
+                         "Ceil",
+                         "Round",
+                         "Log1p",
+                         "Expm1",
+                         "Erf",
+                         "Reciprocal",
+                         "FloorDiv",
+                         "FloorMod",
+                         "TruncateDiv",
+                         "BatchMatMulV2",
+                         "Sin",
+                         "Cos",
+                         "Tan",
+                         "Asin",
+                         "Acos",
+                         "Atan",
+                         "Sinh",
+                         "Cosh",
+                         "Atan2",
+                         "Rint",
+                         "IsNan",
+                         "IsInf",
+                         "IsFinite",
+                         "Cumprod",
+                         "ClipByValue",
+                         "CheckNumerics",
+                         "Bucketize",
+                         "BatchMatMul",
+                         "BatchMatMulV3",
+                         "SegmentSum",
+                         "SegmentMean",
+                         "SegmentMax",
+                         "UnsortedSegmentMax",
+                         "UnsortedSegmentMin",
+                         "UnsortedSegmentProd"}) {
     EXPECT_TRUE(GradientRegistry::Standard().Has(op)) << op;
   }
   EXPECT_FALSE(GradientRegistry::Standard().Has("Mod"));

@@ -23,6 +23,25 @@ Operation BinaryOp(const Scope& scope, absl::string_view op, const Input& x, con
   return builder.Finalize({t});
 }
 
+Operation SegmentOp(const Scope& scope, absl::string_view op, const Input& data,
+                    const Input& segment_ids, const Input* num_segments) {
+  if (!scope.ok()) return Operation();
+  Output d = AsNodeOut(scope, data);
+  Output ids = AsNodeOut(scope, segment_ids);
+  Output count = num_segments == nullptr ? Output() : AsNodeOut(scope, *num_segments);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.CheckType("Tindices", ids, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+  builder.Input(d).Input(ids);
+  if (num_segments != nullptr) {
+    builder.CheckType("Tnumsegments", count, {TSR_DTYPE_INT32, TSR_DTYPE_INT64});
+    builder.Input(count);
+  }
+  builder.AttrType("T", d.type()).AttrType("Tindices", ids.type());
+  if (num_segments != nullptr) builder.AttrType("Tnumsegments", count.type());
+  return builder.Finalize({d.type()});
+}
+
 Operation UnaryOp(const Scope& scope, absl::string_view op, const Input& x) {
   if (!scope.ok()) return Operation();
   Output in = AsNodeOut(scope, x);

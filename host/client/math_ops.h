@@ -1,6 +1,7 @@
 // Typed wrappers of TensorFlow's math ops: element-wise arithmetic, trigonometric and hyperbolic
 // functions, IsNan/IsInf/IsFinite, comparisons, logical ops, AddN, Select, MatMul, reductions,
-// ArgMax/ArgMin, Cumsum and Cumprod, ClipByValue, CheckNumerics, LinSpace, Bucketize, Cast.
+// ArgMax/ArgMin, Cumsum and Cumprod, ClipByValue, CheckNumerics, LinSpace, Bucketize, Cast,
+// segment reductions.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does), converts to its main Output, and keeps `operation`.
@@ -609,6 +610,56 @@ class Cast {
   Operation operation;
   Output y;
 };
+
+namespace internal {
+inline constexpr char kSegmentSum[] = "SegmentSum";
+inline constexpr char kSegmentMean[] = "SegmentMean";
+inline constexpr char kSegmentMax[] = "SegmentMax";
+inline constexpr char kUnsortedSegmentSum[] = "UnsortedSegmentSum";
+inline constexpr char kUnsortedSegmentMax[] = "UnsortedSegmentMax";
+inline constexpr char kUnsortedSegmentMin[] = "UnsortedSegmentMin";
+inline constexpr char kUnsortedSegmentProd[] = "UnsortedSegmentProd";
+
+// A segment reduction: (data, segment_ids) for the sorted ops, (data, segment_ids,
+// num_segments) for the unsorted ones (num_segments invalid for the sorted ones).
+Operation SegmentOp(const Scope& scope, absl::string_view op, const Input& data,
+                    const Input& segment_ids, const Input* num_segments);
+
+// SegmentSum, SegmentMean, SegmentMax(data, segment_ids): rows of `data` reduced by their sorted
+// int32/int64 segment id; empty segments give 0. Attrs T, Tindices.
+template <const char* kOpName>
+class SegmentReduction {
+ public:
+  SegmentReduction(const Scope& scope, Input data, Input segment_ids)
+      : operation(SegmentOp(scope, kOpName, data, segment_ids, nullptr)),
+        output(FirstOutput(operation)) {}
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// UnsortedSegmentSum/Max/Min/Prod(data, segment_ids, num_segments): `num_segments` rows, each
+// reducing the entries of `data` whose id (any order; negative drops the entry) names it.
+// Attrs T, Tindices, Tnumsegments.
+template <const char* kOpName>
+class UnsortedSegmentReduction {
+ public:
+  UnsortedSegmentReduction(const Scope& scope, Input data, Input segment_ids, Input num_segments)
+      : operation(SegmentOp(scope, kOpName, data, segment_ids, &num_segments)),
+        output(FirstOutput(operation)) {}
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+}  // namespace internal
+
+using SegmentSum = internal::SegmentReduction<internal::kSegmentSum>;
+using SegmentMean = internal::SegmentReduction<internal::kSegmentMean>;
+using SegmentMax = internal::SegmentReduction<internal::kSegmentMax>;
+using UnsortedSegmentSum = internal::UnsortedSegmentReduction<internal::kUnsortedSegmentSum>;
+using UnsortedSegmentMax = internal::UnsortedSegmentReduction<internal::kUnsortedSegmentMax>;
+using UnsortedSegmentMin = internal::UnsortedSegmentReduction<internal::kUnsortedSegmentMin>;
+using UnsortedSegmentProd = internal::UnsortedSegmentReduction<internal::kUnsortedSegmentProd>;
 
 }  // namespace ops
 }  // namespace tessera

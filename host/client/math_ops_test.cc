@@ -1,6 +1,7 @@
 // Tests that the math op wrappers emit exactly TensorFlow's NodeDefs, and their errors.
 #include "host/client/math_ops.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "host/client/array_ops.h"
@@ -642,6 +643,37 @@ TEST(MathOpsTest, Cumsum) {
 
 // ---- Errors -------------------------------------------------------------------------------
 
+TEST(MathOpsTest, SegmentReductions) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto ids = ops::Placeholder(root.WithOpName("ids"), DT_INT64);
+  auto n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  EXPECT_EQ(ops::SegmentMean(root, x, ids).output.type(), DT_FLOAT);
+  ops::SegmentSum(root, x, ids);
+  ops::SegmentMax(root, x, ids);
+  ops::UnsortedSegmentProd(root, x, ids, n);
+  ops::UnsortedSegmentMax(root, x, ids, n);
+  ops::UnsortedSegmentMin(root, x, ids, n);
+  ops::UnsortedSegmentSum(root, x, ids, n);
+  tensorflow::GraphDef def = GraphOf(root);
+  for (const char* op : {"SegmentSum", "SegmentMean", "SegmentMax"}) {
+    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat(R"pb(name: ")pb", op, R"pb(" op: ")pb", op,
+                                                 R"pb(" input: "x" input: "ids"
+        attr { key: "T" value { type: DT_FLOAT } }
+        attr { key: "Tindices" value { type: DT_INT64 } })pb")))
+        << op;
+  }
+  for (const char* op : {"UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+                         "UnsortedSegmentProd"}) {
+    EXPECT_TRUE(NodeEquals(def, op, absl::StrCat(R"pb(name: ")pb", op, R"pb(" op: ")pb", op,
+                                                 R"pb(" input: "x" input: "ids" input: "n"
+        attr { key: "T" value { type: DT_FLOAT } }
+        attr { key: "Tindices" value { type: DT_INT64 } }
+        attr { key: "Tnumsegments" value { type: DT_INT32 } })pb")))
+        << op;
+  }
+}
+
 std::string ErrorOf(const Scope& scope) {
   EXPECT_EQ(scope.status().code(), absl::StatusCode::kInvalidArgument) << scope.status();
   return std::string(scope.status().message());
@@ -652,6 +684,15 @@ TEST(MathOpsErrorTest, MismatchedOperandTypes) {
   ops::MatMul(root.WithOpName("m"), {{1.f}}, {{1.0}});
   EXPECT_THAT(ErrorOf(root), HasSubstr("while building node 'm' (MatMul): inconsistent values "
                                        "for attr 'T': input 0 is float but input 1 is double"));
+}
+
+TEST(MathOpsErrorTest, SegmentIndexTypes) {
+  Scope ids = Scope::NewRootScope();
+  ops::SegmentSum(ids.WithOpName("s"), {1.f}, {0.f});
+  EXPECT_THAT(ErrorOf(ids), HasSubstr("while building node 's' (SegmentSum): attr 'Tindices'"));
+  Scope count = Scope::NewRootScope();
+  ops::UnsortedSegmentMax(count.WithOpName("u"), {1.f}, {0}, 1.f);
+  EXPECT_THAT(ErrorOf(count), HasSubstr("attr 'Tnumsegments'"));
 }
 
 TEST(MathOpsErrorTest, ReductionIndexType) {

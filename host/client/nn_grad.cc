@@ -270,6 +270,29 @@ absl::Status BiasAddGradGrad(const Scope& s, const GradOp& op, const Grads& g, G
   return absl::OkStatus();
 }
 
+// TopKV2: each output gradient goes back to the input position its index names (zeros
+// elsewhere): the row-local indices become flat ones and ScatterNd places the gradient.
+absl::Status TopKV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& input = op.inputs[0];
+  Output indices = op.outputs[1];
+  if (indices.type() != DT_INT32) indices = ops::Cast(s, indices, DT_INT32);
+  const Output in_shape = ops::Shape(s, input);
+  const Output in_last = ops::GatherV2(s, in_shape, ops::Sub(s, ops::Size(s, in_shape), 1), 0);
+  const Output ind_shape = ops::Shape(s, indices);
+  const Output ind_last = ops::GatherV2(s, ind_shape, ops::Sub(s, ops::Size(s, ind_shape), 1), 0);
+  const Output ind_2d = ops::Reshape(s, indices, ops::Pack(s, {ops::Const(s, -1), ind_last}));
+  const Output rows = ops::GatherV2(s, ops::Shape(s, ind_2d), 0, 0);
+  // Row r's indices move by r * (the input's last dimension).
+  const Output starts = ops::ExpandDims(
+      s, ops::Range(s, 0, ops::Mul(s, rows, in_last), in_last), -1);
+  const Output flat = ops::Reshape(s, ops::Add(s, ind_2d, starts), ops::Const(s, {-1}));
+  const Output size = ops::Reshape(s, ops::Prod(s, in_shape, 0), ops::Const(s, {1}));
+  const Output scattered = ops::ScatterNd(s, ops::ExpandDims(s, flat, -1),
+                                          ops::Reshape(s, g[0], ops::Const(s, {-1})), size);
+  *out = {ops::Reshape(s, scattered, in_shape), Output()};
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterNnGradients(GradientRegistry* r) {
@@ -306,6 +329,7 @@ absl::Status RegisterNnGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("SeluGrad", ExponentialUnitGradGrad<ops::SeluGrad>));
   RETURN_IF_ERROR(r->Register("SoftplusGrad", SoftplusGradGrad));
   RETURN_IF_ERROR(r->Register("BiasAddGrad", BiasAddGradGrad));
+  RETURN_IF_ERROR(r->Register("TopKV2", TopKV2Grad));
   return absl::OkStatus();
 }
 

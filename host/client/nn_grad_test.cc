@@ -69,6 +69,19 @@ void CheckGradient(DataType dtype, const std::vector<TensorShape>& shapes, const
   EXPECT_LT(*error, dtype == DT_DOUBLE ? 1e-7 : float_tolerance);
 }
 
+TEST(NnGradTest, TopKV2SendsEachGradientToItsSource) {
+  // Distinct random values: no ties to make the selection jump under the checker's nudges.
+  CheckGradient(DT_DOUBLE, {{3, 5}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::TopK(s, x[0], 2).values;
+  });
+  CheckGradient(DT_DOUBLE, {{2, 1, 4}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::TopK(s, x[0], int64_t{4}, ops::TopK::IndexType(DT_INT64)).values;
+  });
+  CheckGradient(DT_DOUBLE, {{6}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::TopK(s, x[0], 1).values;
+  });
+}
+
 TEST(NnGradTest, EluAndSelu) {
   const Range away_from_zero{-2, 2, 0.1};
   CheckGradient(DT_DOUBLE, {{3, 4}},

@@ -369,6 +369,27 @@ FusedBatchNormGradV1V2::FusedBatchNormGradV1V2(const Scope& scope, const char* o
   offset_backprop = NthOutput(operation, 2);
   reserve_space_3 = NthOutput(operation, 3);
   reserve_space_4 = NthOutput(operation, 4);
+TopK::TopK(const Scope& scope, Input input, Input k) : TopK(scope, input, k, Attrs()) {}
+
+TopK::TopK(const Scope& scope, Input input, Input k, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output count = AsNodeOut(scope, k);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "TopKV2", "TopK");
+  const std::initializer_list<DataType> index_types = {TSR_DTYPE_INT16, TSR_DTYPE_INT32,
+                                                       TSR_DTYPE_INT64};
+  builder.CheckType("Tk", count, index_types);
+  if (attrs.index_type_ != TSR_DTYPE_INT16 && attrs.index_type_ != TSR_DTYPE_INT32 &&
+      attrs.index_type_ != TSR_DTYPE_INT64) {
+    builder.SetError(absl::StrCat("attr 'index_type' must be int16, int32 or int64, got ",
+                                  DataTypeString(attrs.index_type_)));
+  }
+  builder.Input(in).Input(count).AttrBool("sorted", attrs.sorted_).AttrType("T", in.type());
+  builder.AttrType("Tk", count.type()).AttrType("index_type", attrs.index_type_);
+  operation = builder.Finalize({in.type(), attrs.index_type_});
+  values = NthOutput(operation, 0);
+  indices = NthOutput(operation, 1);
 }
 
 }  // namespace ops

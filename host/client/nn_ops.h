@@ -1,6 +1,6 @@
 // Typed wrappers of TensorFlow's neural-network ops: activations and their gradients, BiasAdd
 // and BiasAddGrad, Softmax/LogSoftmax and the cross-entropy losses, L2Loss, LRN, pooling and
-// FusedBatchNormV3 with their gradients.
+// FusedBatchNormV3 with their gradients, and TopKV2.
 //
 // Each wrapper adds one node with TensorFlow's op name, input order and attrs (defaults written
 // out, as TensorFlow's NodeBuilder does) and keeps its outputs under TensorFlow's names. The
@@ -522,6 +522,35 @@ class FusedBatchNormGradV2 : public FusedBatchNormGradV1V2 {
       : FusedBatchNormGradV1V2(scope, "FusedBatchNormGradV2", y_backprop, x, scale,
                                reserve_space_1, reserve_space_2, attrs) {}
 };
+// The op TopKV2 (TensorFlow's C++ class name is TopK, and so is its default node name): the `k`
+// largest entries of each row of the last dimension (`values`) and their positions
+// (`indices`), largest first, the lower index first among equals. Attrs sorted (default true),
+// T, Tk (k's type: int16/int32/int64), index_type (default int32).
+class TopK {
+ public:
+  struct Attrs {
+    Attrs Sorted(bool x) const {
+      Attrs ret = *this;
+      ret.sorted_ = x;
+      return ret;
+    }
+    Attrs IndexType(DataType x) const {
+      Attrs ret = *this;
+      ret.index_type_ = x;
+      return ret;
+    }
+    bool sorted_ = true;
+    DataType index_type_ = TSR_DTYPE_INT32;
+  };
+  TopK(const Scope& scope, Input input, Input k);
+  TopK(const Scope& scope, Input input, Input k, const Attrs& attrs);
+  static Attrs Sorted(bool x) { return Attrs().Sorted(x); }
+  static Attrs IndexType(DataType x) { return Attrs().IndexType(x); }
+  Operation operation;
+  Output values;
+  Output indices;
+};
+using TopKV2 = TopK;
 
 }  // namespace ops
 }  // namespace tessera

@@ -591,6 +591,43 @@ TEST(NnOpsErrorTest, LossAndBatchNormTypes) {
               HasSubstr("input 'scale' must be float, got double"));
 }
 
+TEST(NnOpsTest, TopKIsTopKV2) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto top = ops::TopK(root, x, 3);
+  EXPECT_EQ(top.values.type(), DT_FLOAT);
+  EXPECT_EQ(top.indices.type(), DT_INT32);
+  EXPECT_EQ(top.indices.name(), "TopK:1");
+  auto wide = ops::TopK(root.WithOpName("wide"), x, int64_t{2},
+                        ops::TopK::Sorted(false).IndexType(DT_INT64));
+  EXPECT_EQ(wide.indices.type(), DT_INT64);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "TopK", R"pb(
+    name: "TopK" op: "TopKV2" input: "x" input: "Const"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tk" value { type: DT_INT32 } }
+    attr { key: "index_type" value { type: DT_INT32 } }
+    attr { key: "sorted" value { b: true } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "wide", R"pb(
+    name: "wide" op: "TopKV2" input: "x" input: "Const_1"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tk" value { type: DT_INT64 } }
+    attr { key: "index_type" value { type: DT_INT64 } }
+    attr { key: "sorted" value { b: false } }
+  )pb"));
+}
+
+TEST(NnOpsErrorTest, TopKIndexTypes) {
+  Scope k = Scope::NewRootScope();
+  ops::TopK(k.WithOpName("t"), {1.f, 2.f}, 1.f);
+  EXPECT_THAT(std::string(k.status().message()), HasSubstr("attr 'Tk'"));
+  Scope index = Scope::NewRootScope();
+  ops::TopK(index.WithOpName("t"), {1.f, 2.f}, 1, ops::TopK::IndexType(DT_FLOAT));
+  EXPECT_THAT(std::string(index.status().message()),
+              HasSubstr("attr 'index_type' must be int16, int32 or int64, got float"));
+}
+
 TEST(NnOpsErrorTest, WrappersAfterAnErrorAddNothing) {
   Scope root = Scope::NewRootScope();
   root.UpdateStatus(absl::InvalidArgumentError("earlier"));

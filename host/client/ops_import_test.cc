@@ -50,6 +50,17 @@ tensorflow::GraphDef GraphWithEveryWrapper() {
   ops::Fill(root, {2, 2}, 0.5f);
   ops::ZerosLike(root, x);
   ops::Pack(root, {x, x}, ops::Pack::Axis(-1));
+  auto shapes = ops::ShapeN(root, {x, e});
+  ops::ConcatOffset(root, 1, {shapes[0], shapes[0]});
+  ops::PreventGradient(root, x, ops::PreventGradient::Message("why"));
+  ops::Unique(root, ops::Reshape(root, x, {-1}), ops::Unique::OutIdx(DT_INT64));
+  ops::DynamicStitch(root, {ops::Const(root, {0, 1})}, {x});
+  ops::ParallelDynamicStitch(root, {ops::Const(root, {1, 0})}, {x});
+  ops::ReverseSequence(root, x, ops::Const(root, {1, 2}), 1);
+  ops::GatherNd(root, x, ops::Const(root, {{0, 1}, {1, 2}}));
+  ops::ScatterNd(root, ops::Const(root, {{1}, {0}}), x, ops::Const(root, {2, 3}));
+  ops::Gather(root, x, {1, 0});
+  ops::MatrixBandPart(root, x, int64_t{0}, int64_t{-1});
   return GraphOf(root);
 }
 

@@ -1,6 +1,9 @@
 // The ops that TensorFlow's array gradients are built from: StridedSliceGrad, MirrorPadGrad,
-// UnsortedSegmentSum and InvertPermutation, with their shape functions.
+// UnsortedSegmentSum and InvertPermutation; and the other segment reductions (SegmentSum,
+// SegmentMean, SegmentMax, UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd); with
+// their shape functions.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -88,6 +91,16 @@ absl::Status UnsortedSegmentSumShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
+// SegmentSum, SegmentMean, SegmentMax: [unknown] followed by data's dimensions past the first;
+// segment_ids must be a vector.
+absl::Status SegmentReductionShape(ShapeInferenceContext& ctx) {
+  PartialShape data;
+  ASSIGN_OR_RETURN(data, ctx.WithRankAtLeast(0, 1));
+  RETURN_IF_ERROR(ctx.WithRank(1, 1).status());
+  ctx.set_output(0, PartialShape({kUnknownDim}).Concatenate(data.Subshape(1, data.rank())));
+  return absl::OkStatus();
+}
+
 absl::Status InvertPermutationShape(ShapeInferenceContext& ctx) {
   PartialShape x;
   ASSIGN_OR_RETURN(x, ctx.WithRank(0, 1));
@@ -122,15 +135,30 @@ absl::Status RegisterArrayGradOps(OpRegistry* registry) {
                                .TypeAttr("Tpaddings", {kInt32, kInt64}, kInt32)
                                .StringAttr("mode", std::nullopt, {"REFLECT", "SYMMETRIC"})
                                .SetShapeFn(MirrorPadGradShape)));
-  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("UnsortedSegmentSum")
-                                           .Input("data", "T")
-                                           .Input("segment_ids", "Tindices")
-                                           .Input("num_segments", "Tnumsegments")
-                                           .Output("output", "T")
-                                           .TypeAttr("T", NumberTypes())
-                                           .TypeAttr("Tindices", {kInt32, kInt64})
-                                           .TypeAttr("Tnumsegments", {kInt32, kInt64}, kInt32)
-                                           .SetShapeFn(UnsortedSegmentSumShape)));
+  for (const char* op : {"UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+                         "UnsortedSegmentProd"}) {
+    const bool real = std::string(op) == "UnsortedSegmentMax" ||
+                      std::string(op) == "UnsortedSegmentMin";
+    RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder(op)
+                                             .Input("data", "T")
+                                             .Input("segment_ids", "Tindices")
+                                             .Input("num_segments", "Tnumsegments")
+                                             .Output("output", "T")
+                                             .TypeAttr("T", real ? RealNumberTypes() : NumberTypes())
+                                             .TypeAttr("Tindices", {kInt32, kInt64})
+                                             .TypeAttr("Tnumsegments", {kInt32, kInt64}, kInt32)
+                                             .SetShapeFn(UnsortedSegmentSumShape)));
+  }
+  for (const char* op : {"SegmentSum", "SegmentMean", "SegmentMax"}) {
+    const bool real = std::string(op) == "SegmentMax";
+    RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder(op)
+                                             .Input("data", "T")
+                                             .Input("segment_ids", "Tindices")
+                                             .Output("output", "T")
+                                             .TypeAttr("T", real ? RealNumberTypes() : NumberTypes())
+                                             .TypeAttr("Tindices", {kInt32, kInt64})
+                                             .SetShapeFn(SegmentReductionShape)));
+  }
   return RegisterOp(registry, OpDefBuilder("InvertPermutation")
                                   .Input("x", "T")
                                   .Output("y", "T")

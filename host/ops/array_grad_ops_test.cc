@@ -199,5 +199,30 @@ TEST_F(ArrayGradOpsTest, InvertPermutationKeepsItsVector) {
               "float");
 }
 
+TEST_F(ArrayGradOpsTest, SegmentReductionsShapes) {
+  for (const char* op : {"SegmentSum", "SegmentMean", "SegmentMax"}) {
+    SCOPED_TRACE(op);
+    auto out = InferShapes(*ops_, op, kSegmentSumAttrs, {PartialShape({5, 3}), PartialShape({5})});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({-1, 3})));
+    ExpectError(InferShapes(*ops_, op, kSegmentSumAttrs, {PartialShape::Scalar(), PartialShape({5})}),
+                "must be at least rank 1");
+    ExpectError(InferShapes(*ops_, op, kSegmentSumAttrs, {PartialShape({5}), PartialShape({5, 1})}),
+                "must be rank 1");
+  }
+  Tensor four = Tensor::Scalar<int32_t>(4);
+  for (const char* op : {"UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"}) {
+    SCOPED_TRACE(op);
+    auto out = InferShapes(*ops_, op, kSegmentSumAttrs,
+                           {PartialShape({5, 3}), PartialShape({5}), PartialShape::Scalar()},
+                           {nullptr, nullptr, &four});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_THAT(*out, ElementsAre(PartialShape({4, 3})));
+  }
+  // Max and min take the real types; sums, means and products every number type.
+  EXPECT_LT(ops_->Find("SegmentMax")->op_def.attr(0).allowed_values().list().type_size(),
+            ops_->Find("SegmentSum")->op_def.attr(0).allowed_values().list().type_size());
+}
+
 }  // namespace
 }  // namespace tessera

@@ -1,5 +1,5 @@
-// The array op definitions are split over three files; RegisterArrayOps (array_ops.cc) calls the
-// two groups declared here.
+// The array op definitions are split over four files; RegisterArrayOps (array_ops.cc) calls the
+// three groups declared here.
 #ifndef TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
 #define TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
 
@@ -10,9 +10,11 @@ namespace tessera {
 
 // Slice, StridedSlice, Split, SplitV, Unpack (array_slice_ops.cc).
 absl::Status RegisterArraySliceOps(OpRegistry* registry);
-// Transpose, ReverseV2, Tile, BroadcastTo, Pad, PadV2, MirrorPad, GatherV2, OneHot
-// (array_transform_ops.cc).
+// Transpose, ReverseV2, Reverse, ReverseSequence, Tile, BroadcastTo, Pad, PadV2, MirrorPad,
+// GatherV2, Gather, OneHot, MatrixBandPart (array_transform_ops.cc).
 absl::Status RegisterArrayTransformOps(OpRegistry* registry);
+// Unique, DynamicStitch, ParallelDynamicStitch, GatherNd, ScatterNd (array_index_ops.cc).
+absl::Status RegisterArrayIndexOps(OpRegistry* registry);
 
 }  // namespace tessera
 

@@ -1,7 +1,8 @@
-// TensorFlow's array ops: Const, Identity, placeholders, Reshape, Shape, ExpandDims, Squeeze,
-// ConcatV2, Fill, ZerosLike, OnesLike, Pack, the identity family (IdentityN, StopGradient,
-// Snapshot), Size, Rank, BroadcastGradientArgs, Where, Range and CheckNumerics, with their shape
-// functions; then the slicing and reshaping groups (array_slice_ops.cc, array_transform_ops.cc).
+// TensorFlow's array ops: Const, Identity, placeholders, Reshape, Shape, ShapeN, ExpandDims,
+// Squeeze, ConcatV2, Concat, ConcatOffset, Fill, ZerosLike, OnesLike, Pack, the identity family
+// (IdentityN, StopGradient, PreventGradient, Snapshot), Size, Rank, BroadcastGradientArgs, Where,
+// Range and CheckNumerics, with their shape functions; then the slicing, reshaping and indexing
+// groups (array_slice_ops.cc, array_transform_ops.cc, array_index_ops.cc).
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -123,6 +124,21 @@ absl::Status ShapeShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
+// ShapeN: output i is a vector as long as input i's rank.
+absl::Status ShapeNShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < ctx.num_outputs(); ++i) {
+    const PartialShape& input = ctx.input(i);
+    ctx.set_output(i, PartialShape({input.rank_known() ? input.rank() : kUnknownDim}));
+  }
+  return absl::OkStatus();
+}
+
+// ConcatOffset(concat_dim, shape_0..shape_N-1): offset i has the shape of shape_i.
+absl::Status ConcatOffsetShape(ShapeInferenceContext& ctx) {
+  for (int i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, ctx.input(i + 1));
+  return absl::OkStatus();
+}
+
 absl::Status ExpandDimsShape(ShapeInferenceContext& ctx) {
   const PartialShape& input = ctx.input(0);
   std::vector<int64_t> dim;
@@ -192,12 +208,14 @@ absl::Status SqueezeShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
-absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
+// ConcatV2 (values, then the axis) and Concat (the axis, then values): the values' common shape
+// with the axis dimensions summed.
+absl::Status ConcatShapeOf(ShapeInferenceContext& ctx, int first_value, int axis_input) {
   const int n = ctx.num_inputs() - 1;
   int rank = -1;
   int first_known = -1;
   for (int i = 0; i < n; ++i) {
-    const PartialShape& shape = ctx.input(i);
+    const PartialShape& shape = ctx.input(first_value + i);
     if (!shape.rank_known()) continue;
     if (rank == -1) {
       rank = shape.rank();
@@ -210,7 +228,7 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
   }
   std::vector<int64_t> axis_values;
   bool known = false;
-  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(n, &axis_values));
+  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(axis_input, &axis_values));
   if (known && axis_values.size() != 1) {
     return ctx.Error(absl::StrCat("axis must hold a single value, got ", axis_values.size()));
   }
@@ -232,7 +250,7 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
   PartialShape out = PartialShape::UnknownOfRank(rank);
   int64_t axis_size = 0;
   for (int i = 0; i < n; ++i) {
-    const PartialShape& shape = ctx.input(i);
+    const PartialShape& shape = ctx.input(first_value + i);
     if (!shape.rank_known()) {
       axis_size = kUnknownDim;
       continue;
@@ -258,6 +276,12 @@ absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
   ctx.set_output(0, std::move(out));
   return absl::OkStatus();
 }
+
+absl::Status ConcatV2Shape(ShapeInferenceContext& ctx) {
+  return ConcatShapeOf(ctx, 0, ctx.num_inputs() - 1);
+}
+
+absl::Status ConcatShape(ShapeInferenceContext& ctx) { return ConcatShapeOf(ctx, 1, 0); }
 
 absl::Status FillShape(ShapeInferenceContext& ctx) {
   RETURN_IF_ERROR(ctx.WithRank(0, 1).status());
@@ -448,6 +472,13 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .TypeAttr("T")
                                            .TypeAttr("out_type", {kInt32, kInt64}, kInt32)
                                            .SetShapeFn(ShapeShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ShapeN")
+                                           .InputList("input", "N", "T")
+                                           .OutputList("output", "N", "out_type")
+                                           .IntAttr("N", std::nullopt, 1)
+                                           .TypeAttr("T")
+                                           .TypeAttr("out_type", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(ShapeNShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ExpandDims")
                                            .Input("input", "T")
                                            .Input("dim", "Tdim")
@@ -469,6 +500,20 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .TypeAttr("T")
                                            .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
                                            .SetShapeFn(ConcatV2Shape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Concat")
+                                           .Input("concat_dim", kInt32)
+                                           .InputList("values", "N", "T")
+                                           .Output("output", "T")
+                                           .IntAttr("N", std::nullopt, 2)
+                                           .TypeAttr("T")
+                                           .SetShapeFn(ConcatShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ConcatOffset")
+                                           .Input("concat_dim", kInt32)
+                                           .InputList("shape", "N", "shape_type")
+                                           .OutputList("offset", "N", "shape_type")
+                                           .IntAttr("N", std::nullopt, 2)
+                                           .TypeAttr("shape_type", {kInt32, kInt64}, kInt32)
+                                           .SetShapeFn(ConcatOffsetShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Fill")
                                            .Input("dims", "index_type")
                                            .Input("value", "T")
@@ -510,6 +555,12 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                              .TypeAttr("T")
                                              .SetShapeFn(UnchangedShape)));
   }
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("PreventGradient")
+                                           .Input("input", "T")
+                                           .Output("output", "T")
+                                           .TypeAttr("T")
+                                           .StringAttr("message", "")
+                                           .SetShapeFn(UnchangedShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Size")
                                            .Input("input", "T")
                                            .Output("output", "out_type")
@@ -557,7 +608,8 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .SetIsStateful()
                                            .SetShapeFn(UnchangedShape)));
   RETURN_IF_ERROR(RegisterArraySliceOps(registry));
-  return RegisterArrayTransformOps(registry);
+  RETURN_IF_ERROR(RegisterArrayTransformOps(registry));
+  return RegisterArrayIndexOps(registry);
 }
 
 }  // namespace tessera

@@ -293,6 +293,80 @@ TEST_F(ArrayOpsTest, IdentityFamilyKeepsShapes) {
               "string");
 }
 
+TEST_F(ArrayOpsTest, PreventGradientKeepsTheShapeAndDefaultsItsMessage) {
+  auto out = InferShapes(*ops_, "PreventGradient", kFloat, {PartialShape({2, -1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, -1})));
+  const tensorflow::OpDef& def = ops_->Find("PreventGradient")->op_def;
+  ASSERT_EQ(def.attr_size(), 2);
+  EXPECT_EQ(def.attr(1).name(), "message");
+  EXPECT_EQ(def.attr(1).default_value().s(), "");
+}
+
+TEST_F(ArrayOpsTest, ShapeNGivesOneVectorPerInput) {
+  constexpr char kThree[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                                 attr { key: "N" value { i: 3 } })pb";
+  auto out = InferShapes(*ops_, "ShapeN", kThree,
+                         {PartialShape({-1, 2, 3, 4, 5}), PartialShape::Unknown(),
+                          PartialShape({1, -1, 3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({5}), PartialShape({-1}), PartialShape({3})));
+  out = InferShapes(*ops_, "ShapeN", kThree,
+                    {PartialShape::Scalar(), PartialShape({-1}), PartialShape({-1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({0}), PartialShape({1}), PartialShape({1})));
+  const tensorflow::OpDef& def = ops_->Find("ShapeN")->op_def;
+  EXPECT_EQ(def.attr(0).name(), "N");
+  EXPECT_EQ(def.attr(0).minimum(), 1);
+  EXPECT_EQ(def.attr(2).default_value().type(), tensorflow::DT_INT32);
+  ExpectError(InferShapes(*ops_, "ShapeN",
+                          R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                               attr { key: "N" value { i: 1 } }
+                               attr { key: "out_type" value { type: DT_FLOAT } })pb",
+                          {PartialShape({2})}),
+              "out_type");
+}
+
+TEST_F(ArrayOpsTest, ConcatOffsetGivesEachOffsetTheShapeOfItsShapeInput) {
+  auto out = InferShapes(*ops_, "ConcatOffset", R"pb(attr { key: "N" value { i: 3 } })pb",
+                         {PartialShape::Scalar(), PartialShape({3}), PartialShape::Unknown(),
+                          PartialShape({-1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3}), PartialShape::Unknown(), PartialShape({-1})));
+  const tensorflow::OpDef& def = ops_->Find("ConcatOffset")->op_def;
+  EXPECT_EQ(def.input_arg(0).type(), tensorflow::DT_INT32);
+  EXPECT_EQ(def.attr(0).minimum(), 2);
+  EXPECT_EQ(def.attr(1).name(), "shape_type");
+  EXPECT_EQ(def.attr(1).default_value().type(), tensorflow::DT_INT32);
+  ExpectError(InferShapes(*ops_, "ConcatOffset", R"pb(attr { key: "N" value { i: 1 } })pb",
+                          {PartialShape::Scalar(), PartialShape({3})}),
+              "N");
+}
+
+TEST_F(ArrayOpsTest, ConcatTakesTheAxisFirst) {
+  constexpr char kTwo[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                               attr { key: "N" value { i: 2 } })pb";
+  Tensor axis = Tensor::Scalar<int32_t>(-1);
+  auto out = InferShapes(*ops_, "Concat", kTwo,
+                         {PartialShape::Scalar(), PartialShape({2, 3}), PartialShape({-1, 4})},
+                         {&axis});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 7})));
+  out = InferShapes(*ops_, "Concat", kTwo,
+                    {PartialShape::Scalar(), PartialShape({2, 3}), PartialShape({-1, 4})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, -1})));
+  Tensor far = Tensor::Scalar<int32_t>(2);
+  ExpectError(InferShapes(*ops_, "Concat", kTwo,
+                          {PartialShape::Scalar(), PartialShape({2, 3}), PartialShape({2, 4})},
+                          {&far}),
+              "expected the concatenation axis in the range [-2, 2), but got 2");
+  const tensorflow::OpDef& def = ops_->Find("Concat")->op_def;
+  EXPECT_EQ(def.input_arg(0).name(), "concat_dim");
+  EXPECT_EQ(def.input_arg(0).type(), tensorflow::DT_INT32);
+  EXPECT_EQ(def.attr(0).minimum(), 2);
+}
+
 TEST_F(ArrayOpsTest, SizeRankAndBroadcastGradientArgs) {
   for (const char* op : {"Size", "Rank"}) {
     auto out = InferShapes(*ops_, op, kFloat, {PartialShape({2, 3})});

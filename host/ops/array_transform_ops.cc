@@ -1,5 +1,6 @@
-// TensorFlow's reshaping array ops: Transpose, ReverseV2, Tile, BroadcastTo, Pad, PadV2,
-// MirrorPad, GatherV2 and OneHot, with their shape functions.
+// TensorFlow's reshaping array ops: Transpose, ReverseV2, Reverse, ReverseSequence, Tile,
+// BroadcastTo, Pad, PadV2, MirrorPad, GatherV2, Gather, OneHot and MatrixBandPart, with their
+// shape functions.
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/ops/array_op_groups.h"
+#include "host/ops/common_shape_fns.h"
 #include "host/ops/standard_ops.h"
 
 namespace tessera {
@@ -59,6 +61,61 @@ absl::Status TransposeShape(ShapeInferenceContext& ctx) {
     out.AddDim(input.rank_known() ? input.dim(static_cast<int>(d < 0 ? d + rank : d))
                                   : kUnknownDim);
   }
+  ctx.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
+// Reverse (v1): the input's shape, whose rank must be the length of the bool vector `dims`.
+absl::Status ReverseShape(ShapeInferenceContext& ctx) {
+  PartialShape dims;
+  ASSIGN_OR_RETURN(dims, ctx.WithRank(1, 1));
+  PartialShape input = ctx.input(0);
+  if (dims.dim(0) >= 0) {
+    ASSIGN_OR_RETURN(input, ctx.WithRank(0, static_cast<int>(dims.dim(0))));
+  }
+  if (input.rank() > 8) {
+    return ctx.Error("reverse does not work on tensors with more than 8 dimensions");
+  }
+  ctx.set_output(0, std::move(input));
+  return absl::OkStatus();
+}
+
+// Gather (v1): indices' shape followed by params' past the first dimension.
+absl::Status GatherShape(ShapeInferenceContext& ctx) {
+  PartialShape params;
+  ASSIGN_OR_RETURN(params, ctx.WithRankAtLeast(0, 1));
+  ctx.set_output(0, ctx.input(1).Concatenate(params.Subshape(1, params.rank())));
+  return absl::OkStatus();
+}
+
+// ReverseSequence: the input's shape, its batch dimension merged with seq_lengths' length.
+absl::Status ReverseSequenceShape(ShapeInferenceContext& ctx) {
+  PartialShape lengths;
+  ASSIGN_OR_RETURN(lengths, ctx.WithRank(1, 1));
+  int64_t seq_dim = 0;
+  int64_t batch_dim = 0;
+  RETURN_IF_ERROR(ctx.GetAttr("seq_dim", &seq_dim));
+  RETURN_IF_ERROR(ctx.GetAttr("batch_dim", &batch_dim));
+  const PartialShape& input = ctx.input(0);
+  if (!input.rank_known()) {
+    ctx.set_output(0, PartialShape::Unknown());
+    return absl::OkStatus();
+  }
+  const int64_t rank = input.rank();
+  if (batch_dim >= rank) {
+    return ctx.Error(absl::StrCat("batch_dim must be < input rank: ", batch_dim, " vs. ", rank));
+  }
+  if (seq_dim >= rank) {
+    return ctx.Error(absl::StrCat("seq_dim must be < input rank: ", seq_dim, " vs. ", rank));
+  }
+  if (batch_dim < 0 || seq_dim < 0) {
+    return ctx.Error(absl::StrCat("seq_dim and batch_dim must be non-negative, got ", seq_dim,
+                                  " and ", batch_dim));
+  }
+  int64_t batch = 0;
+  ASSIGN_OR_RETURN(batch, ctx.MergeDims(input.dim(static_cast<int>(batch_dim)), lengths.dim(0)));
+  PartialShape out = input;
+  out.set_dim(static_cast<int>(batch_dim), batch);
   ctx.set_output(0, std::move(out));
   return absl::OkStatus();
 }
@@ -298,6 +355,26 @@ absl::Status RegisterArrayTransformOps(OpRegistry* registry) {
                           TSR_DTYPE_HALF, TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE, TSR_DTYPE_COMPLEX64,
                           TSR_DTYPE_COMPLEX128, TSR_DTYPE_STRING})
           .SetShapeFn(ReverseV2Shape)));
+  RETURN_IF_ERROR(RegisterOp(
+      registry,
+      OpDefBuilder("Reverse")
+          .Input("tensor", "T")
+          .Input("dims", TSR_DTYPE_BOOL)
+          .Output("output", "T")
+          .TypeAttr("T", {TSR_DTYPE_UINT8, TSR_DTYPE_INT8, TSR_DTYPE_UINT16, TSR_DTYPE_INT16,
+                          kInt32, kInt64, TSR_DTYPE_BOOL, TSR_DTYPE_HALF, TSR_DTYPE_FLOAT,
+                          TSR_DTYPE_DOUBLE, TSR_DTYPE_COMPLEX64, TSR_DTYPE_COMPLEX128,
+                          TSR_DTYPE_STRING})
+          .SetShapeFn(ReverseShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ReverseSequence")
+                                           .Input("input", "T")
+                                           .Input("seq_lengths", "Tlen")
+                                           .Output("output", "T")
+                                           .IntAttr("seq_dim")
+                                           .IntAttr("batch_dim", 0)
+                                           .TypeAttr("T")
+                                           .TypeAttr("Tlen", {kInt32, kInt64}, kInt64)
+                                           .SetShapeFn(ReverseSequenceShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Tile")
                                            .Input("input", "T")
                                            .Input("multiples", "Tmultiples")
@@ -346,6 +423,22 @@ absl::Status RegisterArrayTransformOps(OpRegistry* registry) {
                                            .TypeAttr("Tindices", {kInt32, kInt64})
                                            .TypeAttr("Taxis", {kInt32, kInt64})
                                            .SetShapeFn(GatherV2Shape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Gather")
+                                           .Input("params", "Tparams")
+                                           .Input("indices", "Tindices")
+                                           .Output("output", "Tparams")
+                                           .BoolAttr("validate_indices", true)
+                                           .TypeAttr("Tparams")
+                                           .TypeAttr("Tindices", {kInt32, kInt64})
+                                           .SetShapeFn(GatherShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("MatrixBandPart")
+                                           .Input("input", "T")
+                                           .Input("num_lower", "Tindex")
+                                           .Input("num_upper", "Tindex")
+                                           .Output("band", "T")
+                                           .TypeAttr("T")
+                                           .TypeAttr("Tindex", {kInt32, kInt64}, kInt64)
+                                           .SetShapeFn(UnchangedShape)));
   return RegisterOp(registry,
                     OpDefBuilder("OneHot")
                         .Input("indices", "TI")

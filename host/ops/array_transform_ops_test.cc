@@ -224,5 +224,89 @@ TEST_F(ArrayTransformOpsTest, OneHotInsertsTheDepth) {
   EXPECT_EQ(def.attr(0).default_value().i(), -1);
 }
 
+TEST_F(ArrayTransformOpsTest, ReverseSequenceMergesTheBatchDimension) {
+  constexpr char kAttrs[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                                 attr { key: "seq_dim" value { i: 1 } }
+                                 attr { key: "batch_dim" value { i: 2 } })pb";
+  auto out =
+      InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape({3, 4, -1}), PartialShape({5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3, 4, 5})));
+  out = InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape::Unknown(), PartialShape({5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape::Unknown()));
+  const tensorflow::OpDef& def = ops_->Find("ReverseSequence")->op_def;
+  EXPECT_EQ(def.attr(0).name(), "seq_dim");
+  EXPECT_FALSE(def.attr(0).has_default_value());
+  EXPECT_EQ(def.attr(1).default_value().i(), 0);
+  EXPECT_EQ(def.attr(3).name(), "Tlen");
+  EXPECT_EQ(def.attr(3).default_value().type(), tensorflow::DT_INT64);
+}
+
+TEST_F(ArrayTransformOpsTest, ReverseSequenceRejectsBadDimensions) {
+  constexpr char kAttrs[] = R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                                 attr { key: "seq_dim" value { i: 1 } }
+                                 attr { key: "batch_dim" value { i: 0 } })pb";
+  ExpectError(
+      InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape({3, 4}), PartialShape({4})}),
+      "dimensions must be equal, but are 3 and 4");
+  ExpectError(
+      InferShapes(*ops_, "ReverseSequence", kAttrs, {PartialShape({3, 4}), PartialShape({3, 1})}),
+      "must be rank 1");
+  ExpectError(InferShapes(*ops_, "ReverseSequence",
+                          R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                               attr { key: "seq_dim" value { i: 2 } })pb",
+                          {PartialShape({3, 4}), PartialShape({3})}),
+              "seq_dim must be < input rank: 2 vs. 2");
+  ExpectError(InferShapes(*ops_, "ReverseSequence",
+                          R"pb(attr { key: "T" value { type: DT_FLOAT } }
+                               attr { key: "seq_dim" value { i: 0 } }
+                               attr { key: "batch_dim" value { i: 3 } })pb",
+                          {PartialShape({3, 4}), PartialShape({3})}),
+              "batch_dim must be < input rank: 3 vs. 2");
+}
+
+TEST_F(ArrayTransformOpsTest, ReverseNeedsOneBoolPerDimension) {
+  auto out = InferShapes(*ops_, "Reverse", kFloat, {PartialShape({2, -1}), PartialShape({2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, -1})));
+  out = InferShapes(*ops_, "Reverse", kFloat, {PartialShape::Unknown(), PartialShape({3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1, -1, -1})));
+  ExpectError(InferShapes(*ops_, "Reverse", kFloat, {PartialShape({2, 3}), PartialShape({3})}),
+              "must be rank 3 but is rank 2");
+  ExpectError(InferShapes(*ops_, "Reverse", kFloat, {PartialShape({2, 3}), PartialShape({1, 2})}),
+              "must be rank 1");
+  ExpectError(InferShapes(*ops_, "Reverse", kFloat,
+                          {PartialShape::UnknownOfRank(9), PartialShape({-1})}),
+              "reverse does not work on tensors with more than 8 dimensions");
+  EXPECT_EQ(ops_->Find("Reverse")->op_def.input_arg(1).type(), tensorflow::DT_BOOL);
+}
+
+TEST_F(ArrayTransformOpsTest, GatherPutsTheIndicesShapeFirst) {
+  constexpr char kAttrs[] = R"pb(attr { key: "Tparams" value { type: DT_FLOAT } }
+                                 attr { key: "Tindices" value { type: DT_INT32 } })pb";
+  auto out = InferShapes(*ops_, "Gather", kAttrs, {PartialShape({5, 3, -1}), PartialShape({2, 4})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, 4, 3, -1})));
+  out = InferShapes(*ops_, "Gather", kAttrs, {PartialShape({5}), PartialShape::Scalar()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape::Scalar()));
+  ExpectError(InferShapes(*ops_, "Gather", kAttrs, {PartialShape::Scalar(), PartialShape({2})}),
+              "must be at least rank 1");
+  const tensorflow::OpDef& def = ops_->Find("Gather")->op_def;
+  EXPECT_EQ(def.attr(0).name(), "validate_indices");
+  EXPECT_TRUE(def.attr(0).default_value().b());
+}
+
+TEST_F(ArrayTransformOpsTest, MatrixBandPartKeepsTheShape) {
+  auto out = InferShapes(*ops_, "MatrixBandPart", kFloat,
+                         {PartialShape({2, -1, 3}), PartialShape::Scalar(), PartialShape::Scalar()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({2, -1, 3})));
+  EXPECT_EQ(ops_->Find("MatrixBandPart")->op_def.attr(1).default_value().type(),
+            tensorflow::DT_INT64);
+}
+
 }  // namespace
 }  // namespace tessera

@@ -1,6 +1,6 @@
 // TensorFlow's neural-network ops: activations and their gradients, BiasAdd, BiasAddV1 (BiasAdd
 // without data_format), BiasAddGrad, softmax and the cross-entropy losses, L2Loss, LRN(Grad),
-// MaxPool/AvgPool and their gradients, and FusedBatchNormV3 with its gradient.
+// MaxPool/AvgPool and their gradients, FusedBatchNorm, V2 and V3 with their gradients, and TopKV2.
 #include <string>
 #include <vector>
 
@@ -586,6 +586,54 @@ absl::Status RegisterBatchNormOps(OpRegistry* registry) {
                                   .SetShapeFn(FusedBatchNormGradV3Shape));
 }
 
+// TopKV2: the input's shape with the last dimension replaced by k (a scalar, at most that
+// dimension), for both values and indices.
+absl::Status TopKShape(ShapeInferenceContext& ctx) {
+  PartialShape input;
+  ASSIGN_OR_RETURN(input, ctx.WithRankAtLeast(0, 1));
+  RETURN_IF_ERROR(ctx.WithRank(1, 0).status());
+  std::vector<int64_t> k_values;
+  bool known = false;
+  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(1, &k_values));
+  int64_t k = kUnknownDim;
+  if (known && !k_values.empty()) {
+    k = k_values[0];
+    if (k < 0) {
+      return ctx.Error(absl::StrCat(
+          "Dimension size, given by scalar input 1, must be non-negative but is ", k));
+    }
+  }
+  if (!input.rank_known()) {
+    ctx.set_output(0, PartialShape::Unknown());
+    ctx.set_output(1, PartialShape::Unknown());
+    return absl::OkStatus();
+  }
+  const int64_t last = input.dim(input.rank() - 1);
+  if (last >= 0 && k >= 0 && last < k) {
+    return ctx.Error(
+        absl::StrCat("input must have last dimension >= k = ", k, " but is ", last));
+  }
+  PartialShape out = input.Subshape(0, input.rank() - 1);
+  out.AddDim(k);
+  ctx.set_output(0, out);
+  ctx.set_output(1, std::move(out));
+  return absl::OkStatus();
+}
+
+absl::Status RegisterTopKOps(OpRegistry* registry) {
+  constexpr DataType kInt16 = TSR_DTYPE_INT16;
+  return RegisterOp(registry, OpDefBuilder("TopKV2")
+                                  .Input("input", "T")
+                                  .Input("k", "Tk")
+                                  .Output("values", "T")
+                                  .Output("indices", "index_type")
+                                  .BoolAttr("sorted", true)
+                                  .TypeAttr("T", RealNumberTypes())
+                                  .TypeAttr("Tk", {kInt16, kInt32, kInt64}, kInt32)
+                                  .TypeAttr("index_type", {kInt16, kInt32, kInt64}, kInt32)
+                                  .SetShapeFn(TopKShape));
+}
+
 }  // namespace
 
 absl::Status RegisterNnOps(OpRegistry* registry) {
@@ -593,7 +641,8 @@ absl::Status RegisterNnOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterSoftmaxAndLossOps(registry));
   RETURN_IF_ERROR(RegisterBiasAndLrnOps(registry));
   RETURN_IF_ERROR(RegisterPoolingOps(registry));
-  return RegisterBatchNormOps(registry);
+  RETURN_IF_ERROR(RegisterBatchNormOps(registry));
+  return RegisterTopKOps(registry);
 }
 
 }  // namespace tessera

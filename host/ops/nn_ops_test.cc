@@ -454,5 +454,35 @@ TEST_F(NnOpsTest, FusedBatchNormV1AndV2) {
   EXPECT_EQ(Def("FusedBatchNormGrad").input_arg(2).type_attr(), "T");
 }
 
+TEST_F(NnOpsTest, TopKV2ReplacesTheLastDimensionByK) {
+  Tensor k = Tensor::Scalar<int32_t>(2);
+  auto out = InferShapes(*ops_, "TopKV2", kFloat, {PartialShape({3, -1, 5}), PartialShape::Scalar()},
+                         {nullptr, &k});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({3, -1, 2}), PartialShape({3, -1, 2})));
+  out = InferShapes(*ops_, "TopKV2", kFloat, {PartialShape({4}), PartialShape::Scalar()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({-1}), PartialShape({-1})));
+  EXPECT_TRUE(Attr("TopKV2", "sorted")->default_value().b());
+  EXPECT_EQ(Attr("TopKV2", "Tk")->default_value().type(), tensorflow::DT_INT32);
+  EXPECT_EQ(Attr("TopKV2", "index_type")->default_value().type(), tensorflow::DT_INT32);
+  EXPECT_EQ(Attr("TopKV2", "index_type")->allowed_values().list().type_size(), 3);
+}
+
+TEST_F(NnOpsTest, TopKV2RejectsBadK) {
+  Tensor k = Tensor::Scalar<int32_t>(6);
+  ExpectError(InferShapes(*ops_, "TopKV2", kFloat, {PartialShape({3, 5}), PartialShape::Scalar()},
+                          {nullptr, &k}),
+              "input must have last dimension >= k = 6 but is 5");
+  Tensor negative = Tensor::Scalar<int32_t>(-1);
+  ExpectError(InferShapes(*ops_, "TopKV2", kFloat, {PartialShape({3, 5}), PartialShape::Scalar()},
+                          {nullptr, &negative}),
+              "must be non-negative but is -1");
+  ExpectError(InferShapes(*ops_, "TopKV2", kFloat, {PartialShape::Scalar(), PartialShape::Scalar()}),
+              "must be at least rank 1");
+  ExpectError(InferShapes(*ops_, "TopKV2", kFloat, {PartialShape({3}), PartialShape({1})}),
+              "must be rank 0");
+}
+
 }  // namespace
 }  // namespace tessera

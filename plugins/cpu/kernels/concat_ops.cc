@@ -1,5 +1,5 @@
-// ConcatV2 and Pack on CPU (every fixed-size dtype): the output is rows of the inputs' rows, a
-// byte copy per (row, input) sharded over the host's pool.
+// ConcatV2, Concat and Pack on CPU (every fixed-size dtype): the output is rows of the inputs'
+// rows, a byte copy per (row, input) sharded over the host's pool.
 #include <cstring>
 #include <vector>
 
@@ -29,23 +29,29 @@ void CopyRows(const KernelContext& ctx, const std::vector<TensorView>& inputs,
       });
 }
 
-class ConcatV2Kernel : public sdk::Kernel {
+// ConcatV2(values..., axis), and Concat(concat_dim, values...) when kAxisFirst.
+template <bool kAxisFirst>
+class ConcatKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
     const int num_values = ctx.num_inputs() - 1;
+    const char* axis_name = kAxisFirst ? "concat_dim" : "axis";
     if (num_values < 1) {
-      return sdk::InvalidArgument("ConcatV2 node '", ctx.node_name(), "' has ", num_values,
-                                  " values, expected at least 1");
+      return sdk::InvalidArgument(kAxisFirst ? "Concat" : "ConcatV2", " node '", ctx.node_name(),
+                                  "' has ", num_values, " values, expected at least 1");
     }
+    const int first_value = kAxisFirst ? 1 : 0;
     TensorView axis_view;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(num_values, &axis_view));
-    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(kAxisFirst ? 0 : num_values, &axis_view));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, axis_name));
     if (axis_view.rank() != 0) {
-      return sdk::InvalidArgument("axis tensor should be a scalar integer, but got shape ",
+      return sdk::InvalidArgument(axis_name, " tensor should be a scalar integer, but got shape ",
                                   axis_view.shape().DebugString());
     }
     std::vector<TensorView> inputs(static_cast<size_t>(num_values));
-    for (int i = 0; i < num_values; ++i) TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &inputs[i]));
+    for (int i = 0; i < num_values; ++i) {
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(first_value + i, &inputs[i]));
+    }
     const TensorView& first = inputs[0];
     const int rank = first.rank();
     const int64_t concat_dim = IndexAt(axis_view, 0);
@@ -72,7 +78,7 @@ class ConcatV2Kernel : public sdk::Kernel {
       }
       axis_total += in.dim(static_cast<int>(axis));
     }
-    if (num_values == 1) return ctx.SetOutputFromInput(0, 0);
+    if (num_values == 1) return ctx.SetOutputFromInput(0, first_value);
     out_shape.set_dim(static_cast<int>(axis), axis_total);
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
@@ -142,8 +148,10 @@ class PackKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterConcatKernels(TSR_Registrar* registrar) {
-  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ConcatV2Kernel>(
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ConcatKernel<false>>(
       registrar, "ConcatV2", kCpu, {{"T", AllTypes()}, {"Tidx", IndexTypes()}}, 0, 0, {"axis"}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ConcatKernel<true>>(
+      registrar, "Concat", kCpu, {{"T", AllTypes()}}, 0, 0, {"concat_dim"}));
   return sdk::RegisterKernel<PackKernel>(registrar, "Pack", kCpu, {{"T", AllTypes()}});
 }
 

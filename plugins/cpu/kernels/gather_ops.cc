@@ -1,5 +1,6 @@
-// GatherV2 and OneHot on CPU (every fixed-size dtype): index-driven copies of whole inner slices
-// (GatherV2) or of the on/off values (OneHot), by element size.
+// GatherV2, Gather and OneHot on CPU (every fixed-size dtype): index-driven copies of whole inner
+// slices (GatherV2; Gather is GatherV2 along axis 0) or of the on/off values (OneHot), by element
+// size.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -23,26 +24,31 @@ std::string MultiIndexString(const Shape& shape, int64_t flat) {
   return out + "]";
 }
 
+// GatherV2(params, indices, axis), and Gather(params, indices), which has no axis input and
+// gathers along axis 0 (its validate_indices attr changes nothing: indices are always checked).
 class GatherV2Kernel : public sdk::Kernel {
  public:
-  explicit GatherV2Kernel(KernelConstruction& ctx) {
+  explicit GatherV2Kernel(KernelConstruction& ctx) : axis_input_(ctx.num_inputs() > 2) {
     if (ctx.HasAttr("batch_dims")) ctx.SetStatus(ctx.GetAttr("batch_dims", &batch_dims_));
   }
 
   Status Compute(KernelContext& ctx) override {
     TensorView params;
     TensorView indices;
-    TensorView axis_view;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &params));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &indices));
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &axis_view));
     TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, indices, "indices"));
-    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
     if (params.rank() < 1) {
       return sdk::InvalidArgument("params must be at least 1 dimensional");
     }
-    if (axis_view.rank() != 0) return sdk::InvalidArgument("axis must be scalar");
-    int64_t axis = IndexAt(axis_view, 0);
+    int64_t axis = 0;
+    if (axis_input_) {
+      TensorView axis_view;
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &axis_view));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, axis_view, "axis"));
+      if (axis_view.rank() != 0) return sdk::InvalidArgument("axis must be scalar");
+      axis = IndexAt(axis_view, 0);
+    }
     const int64_t min_params_dim = axis < 0 ? -axis : axis + 1;
     if (params.rank() < min_params_dim) {
       return sdk::InvalidArgument("Shape must be at least rank ", min_params_dim, " but is rank ",
@@ -131,6 +137,7 @@ class GatherV2Kernel : public sdk::Kernel {
   }
 
  private:
+  bool axis_input_;
   int64_t batch_dims_ = 0;
 };
 
@@ -210,6 +217,8 @@ Status RegisterGatherKernels(TSR_Registrar* registrar) {
       registrar, "GatherV2", kCpu,
       {{"Tparams", AllTypes()}, {"Tindices", IndexTypes()}, {"Taxis", IndexTypes()}}, 0, 0,
       {"axis"}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<GatherV2Kernel>(
+      registrar, "Gather", kCpu, {{"Tparams", AllTypes()}, {"Tindices", IndexTypes()}}));
   return sdk::RegisterKernel<OneHotKernel>(
       registrar, "OneHot", kCpu, {{"T", AllTypes()}, {"TI", OneHotIndexTypes()}}, 0, 0, {"depth"});
 }

@@ -1,5 +1,6 @@
-// IdentityN, StopGradient, Snapshot and OnesLike on CPU (every fixed-size dtype): outputs that
-// share their input's buffer, a copy into a buffer of its own, and a fill with the dtype's one.
+// IdentityN, StopGradient, PreventGradient, Snapshot and OnesLike on CPU (every fixed-size
+// dtype): outputs that share their input's buffer, a copy into a buffer of its own, and a fill
+// with the dtype's one.
 #include <cstdint>
 #include <cstring>
 
@@ -108,6 +109,9 @@ Status RegisterIdentityKernels(TSR_Registrar* registrar) {
                                                                {{"T", AllTypes()}}, kCheap));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<StopGradientKernel>(registrar, "StopGradient", kCpu,
                                                                   {{"T", AllTypes()}}, kCheap));
+  // PreventGradient differs from StopGradient only in its gradient (an error).
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<StopGradientKernel>(
+      registrar, "PreventGradient", kCpu, {{"T", AllTypes()}}, kCheap));
   TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<SnapshotKernel>(registrar, "Snapshot", kCpu, {{"T", AllTypes()}}));
   return sdk::RegisterKernel<OnesLikeKernel>(registrar, "OnesLike", kCpu, {{"T", AllTypes()}});

@@ -66,6 +66,13 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterCheckNumericsKernels,
       &RegisterLinSpaceKernels,
       &RegisterBucketizeKernels,
+      &RegisterUniqueKernels,
+      &RegisterDynamicStitchKernels,
+      &RegisterGatherNdKernels,
+      &RegisterReverseSequenceKernels,
+      &RegisterTopKKernels,
+      &RegisterMatrixBandPartKernels,
+      &RegisterSegmentReductionKernels,
   };
   for (RegisterFn group : kGroups) {
     sdk::Status status = group(registrar);

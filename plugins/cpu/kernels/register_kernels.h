@@ -30,17 +30,17 @@ sdk::Status RegisterArgMinMaxKernels(TSR_Registrar* registrar);  // ArgMax ArgMi
 sdk::Status RegisterCumsumKernels(TSR_Registrar* registrar);
 sdk::Status RegisterConstantKernels(TSR_Registrar* registrar);   // Const Identity NoOp Placeholder*
 sdk::Status RegisterShapeKernels(TSR_Registrar* registrar);      // Reshape Shape ExpandDims Squeeze
-sdk::Status RegisterConcatKernels(TSR_Registrar* registrar);     // ConcatV2 Pack
+sdk::Status RegisterConcatKernels(TSR_Registrar* registrar);     // ConcatV2 Concat Pack
 sdk::Status RegisterFillKernels(TSR_Registrar* registrar);       // Fill ZerosLike
-sdk::Status RegisterTransposeKernels(TSR_Registrar* registrar);  // Transpose ReverseV2
+sdk::Status RegisterTransposeKernels(TSR_Registrar* registrar);  // Transpose ReverseV2 Reverse
 sdk::Status RegisterSliceKernels(TSR_Registrar* registrar);      // Slice StridedSlice
 sdk::Status RegisterSplitKernels(TSR_Registrar* registrar);      // Split SplitV Unpack
 sdk::Status RegisterTileKernels(TSR_Registrar* registrar);       // Tile BroadcastTo
 sdk::Status RegisterPadKernels(TSR_Registrar* registrar);        // Pad PadV2 MirrorPad
-sdk::Status RegisterGatherKernels(TSR_Registrar* registrar);     // GatherV2 OneHot
+sdk::Status RegisterGatherKernels(TSR_Registrar* registrar);     // GatherV2 Gather OneHot
 sdk::Status RegisterSequenceKernels(TSR_Registrar* registrar);   // Range Where
 sdk::Status RegisterIdentityKernels(TSR_Registrar* registrar);   // IdentityN StopGradient ...
-sdk::Status RegisterMetadataKernels(TSR_Registrar* registrar);   // Size Rank BroadcastGradientArgs
+sdk::Status RegisterMetadataKernels(TSR_Registrar* registrar);   // Size Rank ShapeN ConcatOffset ...
 sdk::Status RegisterCastKernels(TSR_Registrar* registrar);
 sdk::Status RegisterComparisonKernels(TSR_Registrar* registrar);  // Less ... NotEqual
 sdk::Status RegisterLogicalKernels(TSR_Registrar* registrar);     // LogicalAnd LogicalOr LogicalNot
@@ -61,6 +61,16 @@ sdk::Status RegisterStridedSliceGradKernels(TSR_Registrar* registrar);
 sdk::Status RegisterMirrorPadGradKernels(TSR_Registrar* registrar);
 sdk::Status RegisterUnsortedSegmentSumKernels(TSR_Registrar* registrar);
 sdk::Status RegisterInvertPermutationKernels(TSR_Registrar* registrar);
+
+// Ops that place elements by index.
+sdk::Status RegisterUniqueKernels(TSR_Registrar* registrar);
+sdk::Status RegisterDynamicStitchKernels(TSR_Registrar* registrar);  // and ParallelDynamicStitch
+sdk::Status RegisterGatherNdKernels(TSR_Registrar* registrar);       // GatherNd ScatterNd
+sdk::Status RegisterReverseSequenceKernels(TSR_Registrar* registrar);
+sdk::Status RegisterTopKKernels(TSR_Registrar* registrar);  // TopKV2
+sdk::Status RegisterMatrixBandPartKernels(TSR_Registrar* registrar);
+// SegmentSum SegmentMean SegmentMax UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
+sdk::Status RegisterSegmentReductionKernels(TSR_Registrar* registrar);
 
 // All of the above, in order; stops at the first failure.
 sdk::Status RegisterAllKernels(TSR_Registrar* registrar);

@@ -1,5 +1,5 @@
-// Transpose and ReverseV2 on CPU (every fixed-size dtype): validated index arguments, then one
-// strided copy (permuted strides, or negated strides for reversed dimensions).
+// Transpose, ReverseV2 and Reverse on CPU (every fixed-size dtype): validated index arguments,
+// then one strided copy (permuted strides, or negated strides for reversed dimensions).
 #include <string>
 #include <vector>
 
@@ -74,6 +74,23 @@ class TransposeKernel : public sdk::Kernel {
   }
 };
 
+// Writes `input` with the dimensions marked in `reversed` reversed to a new output 0.
+Status ReverseAlong(KernelContext& ctx, const TensorView& input,
+                    const std::vector<bool>& reversed) {
+  TensorView out;
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &out));
+  std::vector<CopyDim> copy_dims = IdentityDims(input);
+  int64_t base = 0;
+  for (int d = 0; d < input.rank(); ++d) {
+    if (!reversed[d]) continue;
+    base += (copy_dims[d].size - 1) * copy_dims[d].stride;
+    copy_dims[d].stride = -copy_dims[d].stride;
+  }
+  const StridedCopy copy(sdk::DataTypeSize(input.dtype()), base, std::move(copy_dims));
+  RunStridedCopy(ctx, copy, input.raw_data(), out.raw_data());
+  return OkStatus();
+}
+
 class ReverseV2Kernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
@@ -103,18 +120,39 @@ class ReverseV2Kernel : public sdk::Kernel {
       any |= input.dim(static_cast<int>(canonical)) > 1;
     }
     if (!any) return ctx.SetOutputFromInput(0, 0);
-    TensorView out;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, input.shape(), &out));
-    std::vector<CopyDim> copy_dims = IdentityDims(input);
-    int64_t base = 0;
-    for (int d = 0; d < dims; ++d) {
-      if (!reversed[d]) continue;
-      base += (copy_dims[d].size - 1) * copy_dims[d].stride;
-      copy_dims[d].stride = -copy_dims[d].stride;
+    return ReverseAlong(ctx, input, reversed);
+  }
+};
+
+// Reverse (v1): a bool per dimension of the input says whether to reverse it.
+class ReverseKernel : public sdk::Kernel {
+ public:
+  Status Compute(KernelContext& ctx) override {
+    TensorView input;
+    TensorView dims_view;
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &dims_view));
+    if (input.rank() == 0) return ctx.SetOutputFromInput(0, 0);
+    if (dims_view.dtype() != TSR_DTYPE_BOOL) {
+      return sdk::InvalidArgument("dims of node '", ctx.node_name(), "' must be bool, got ",
+                                  sdk::DataTypeName(dims_view.dtype()));
     }
-    const StridedCopy copy(sdk::DataTypeSize(input.dtype()), base, std::move(copy_dims));
-    RunStridedCopy(ctx, copy, input.raw_data(), out.raw_data());
-    return OkStatus();
+    if (dims_view.rank() != 1) {
+      return sdk::InvalidArgument("'dims' must be 1-dimension, not ", dims_view.rank());
+    }
+    if (dims_view.dim(0) != input.rank()) {
+      return sdk::InvalidArgument(
+          "'dims' must have the same number of values as 'input' has dimensions. 'input' has ",
+          input.rank(), "'dims' has ", dims_view.dim(0), " values");
+    }
+    std::vector<bool> reversed(static_cast<size_t>(input.rank()), false);
+    bool any = false;
+    for (int d = 0; d < input.rank(); ++d) {
+      reversed[d] = dims_view.data<const bool>()[d];
+      any |= reversed[d] && input.dim(d) > 1;
+    }
+    if (!any || input.num_elements() == 0) return ctx.SetOutputFromInput(0, 0);
+    return ReverseAlong(ctx, input, reversed);
   }
 };
 
@@ -132,9 +170,11 @@ const std::vector<TSR_DataType>& ReverseTypes() {
 Status RegisterTransposeKernels(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<TransposeKernel>(
       registrar, "Transpose", kCpu, {{"T", AllTypes()}, {"Tperm", IndexTypes()}}, 0, 0, {"perm"}));
-  return sdk::RegisterKernel<ReverseV2Kernel>(registrar, "ReverseV2", kCpu,
-                                              {{"T", ReverseTypes()}, {"Tidx", IndexTypes()}}, 0, 0,
-                                              {"axis"});
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ReverseV2Kernel>(
+      registrar, "ReverseV2", kCpu, {{"T", ReverseTypes()}, {"Tidx", IndexTypes()}}, 0, 0,
+      {"axis"}));
+  return sdk::RegisterKernel<ReverseKernel>(registrar, "Reverse", kCpu, {{"T", ReverseTypes()}},
+                                            0, 0, {"dims"});
 }
 
 }  // namespace tessera::cpu

@@ -1,4 +1,5 @@
-// ConcatV2 and Pack against reference copies for several dtypes and axes, and their errors.
+// ConcatV2, Concat (the axis first) and Pack against reference copies for several dtypes and
+// axes, and their errors.
 #include <string>
 #include <vector>
 
@@ -22,8 +23,10 @@ std::vector<T> ConcatReference(const std::vector<Tensor>& inputs, int axis) {
   return out;
 }
 
+// `v1`: the op Concat, which takes the axis (concat_dim, int32) before the values.
 template <typename T>
-void CheckConcat(const std::vector<TensorShape>& shapes, int axis, int axis_arg) {
+void CheckConcat(const std::vector<TensorShape>& shapes, int axis, int axis_arg,
+                 bool v1 = false) {
   SCOPED_TRACE("axis " + std::to_string(axis_arg) + " first " + shapes[0].DebugString());
   std::vector<Tensor> inputs;
   for (const TensorShape& s : shapes) inputs.push_back(Random<T>(s, -100, 100));
@@ -31,30 +34,69 @@ void CheckConcat(const std::vector<TensorShape>& shapes, int axis, int axis_arg)
   int64_t total = 0;
   for (const TensorShape& s : shapes) total += s.dim(axis);
   out_shape.set_dim(axis, total);
-  OpTester tester("ConcatV2");
-  tester.Attr("T", DataTypeOf<T>::value)
-      .Attr("N", static_cast<int64_t>(inputs.size()))
-      .Attr("Tidx", TSR_DTYPE_INT32);
-  for (const Tensor& t : inputs) tester.Input(t);
-  tester.Input(Tensor::Scalar<int32_t>(axis_arg));
+  OpTester tester(v1 ? "Concat" : "ConcatV2");
+  tester.Attr("T", DataTypeOf<T>::value).Attr("N", static_cast<int64_t>(inputs.size()));
+  if (v1) {
+    tester.Input(Tensor::Scalar<int32_t>(axis_arg));
+    for (const Tensor& t : inputs) tester.Input(t);
+  } else {
+    tester.Attr("Tidx", TSR_DTYPE_INT32);
+    for (const Tensor& t : inputs) tester.Input(t);
+    tester.Input(Tensor::Scalar<int32_t>(axis_arg));
+  }
   ExpectTensorNear<T>(RunOk(tester), DataTypeOf<T>::value, out_shape,
                       ConcatReference<T>(inputs, axis));
 }
 
 template <typename T>
-void CheckConcatCases() {
-  CheckConcat<T>({Shape({2}), Shape({3})}, 0, 0);
-  CheckConcat<T>({Shape({2, 3}), Shape({2, 5}), Shape({2, 1})}, 1, 1);
-  CheckConcat<T>({Shape({2, 3}), Shape({4, 3})}, 0, -2);
-  CheckConcat<T>({Shape({2, 3, 4}), Shape({2, 0, 4}), Shape({2, 2, 4})}, 1, -2);
-  CheckConcat<T>({Shape({3, 2, 2}), Shape({3, 2, 5})}, 2, -1);
-  CheckConcat<T>({Shape({0, 2}), Shape({0, 3})}, 1, 1);
+void CheckConcatCases(bool v1 = false) {
+  CheckConcat<T>({Shape({2}), Shape({3})}, 0, 0, v1);
+  CheckConcat<T>({Shape({2, 3}), Shape({2, 5}), Shape({2, 1})}, 1, 1, v1);
+  CheckConcat<T>({Shape({2, 3}), Shape({4, 3})}, 0, -2, v1);
+  CheckConcat<T>({Shape({2, 3, 4}), Shape({2, 0, 4}), Shape({2, 2, 4})}, 1, -2, v1);
+  CheckConcat<T>({Shape({3, 2, 2}), Shape({3, 2, 5})}, 2, -1, v1);
+  CheckConcat<T>({Shape({0, 2}), Shape({0, 3})}, 1, 1, v1);
 }
 
 TEST(ConcatV2OpTest, FloatMatchesReference) { CheckConcatCases<float>(); }
 TEST(ConcatV2OpTest, Int64MatchesReference) { CheckConcatCases<int64_t>(); }
 TEST(ConcatV2OpTest, BoolMatchesReference) { CheckConcatCases<bool>(); }
 TEST(ConcatV2OpTest, Uint8MatchesReference) { CheckConcatCases<uint8_t>(); }
+
+TEST(ConcatOpTest, TakesTheAxisFirst) {
+  CheckConcatCases<float>(/*v1=*/true);
+  CheckConcatCases<double>(/*v1=*/true);
+  CheckConcatCases<int32_t>(/*v1=*/true);
+  CheckConcatCases<int64_t>(/*v1=*/true);
+}
+
+TEST(ConcatOpTest, RejectsBadConcatDim) {
+  OpTester range("Concat");
+  range.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("N", int64_t{2})
+      .Input(Tensor::Scalar<int32_t>(2))
+      .Input(Random<float>(Shape({2, 3})))
+      .Input(Random<float>(Shape({2, 3})));
+  ExpectRunError(range, absl::StatusCode::kInvalidArgument,
+                 "ConcatOp : Expected concatenating dimensions in the range [-2, 2), but got 2");
+  OpTester vector("Concat");
+  vector.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("N", int64_t{2})
+      .Input(Tensor::Vector<int32_t>({0}))
+      .Input(Random<float>(Shape({2, 3})))
+      .Input(Random<float>(Shape({2, 3})));
+  ExpectRunError(vector, absl::StatusCode::kInvalidArgument,
+                 "concat_dim tensor should be a scalar integer, but got shape [1]");
+  OpTester mismatch("Concat");
+  mismatch.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("N", int64_t{2})
+      .Input(Tensor::Scalar<int32_t>(0))
+      .Input(Random<float>(Shape({2, 3})))
+      .Input(Random<float>(Shape({2, 4})));
+  ExpectRunError(mismatch, absl::StatusCode::kInvalidArgument,
+                 "ConcatOp : Dimension 1 in both shapes must be equal: shape[0] = [2,3] vs. "
+                 "shape[1] = [2,4]");
+}
 
 OpTester Concat(const std::vector<TensorShape>& shapes, const Tensor& axis) {
   OpTester tester("ConcatV2");

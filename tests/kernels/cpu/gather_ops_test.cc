@@ -1,5 +1,5 @@
-// GatherV2 (every axis, batch_dims, int32/int64 indices) and OneHot (every axis, every index
-// type) against reference loops, and TensorFlow's errors.
+// GatherV2 (every axis, batch_dims, int32/int64 indices), Gather (axis 0, validate_indices either
+// way) and OneHot (every axis, every index type) against reference loops, and TensorFlow's errors.
 #include <vector>
 
 #include "tests/kernels/cpu/array_test_util.h"
@@ -88,6 +88,54 @@ TEST(GatherV2OpTest, EmptyIndicesAndParams) {
   CheckGather(TSR_DTYPE_FLOAT, Shape({4, 3}), Shape({0}), 0, 0, TSR_DTYPE_INT32);
   CheckGather(TSR_DTYPE_FLOAT, Shape({4, 0}), Shape({2}), 0, 0, TSR_DTYPE_INT64);
   CheckGather(TSR_DTYPE_FLOAT, Shape({1}), Shape({}), 0, 0, TSR_DTYPE_INT32);
+}
+
+// Gather (v1) along axis 0: output = indices' shape + params.shape[1:].
+void CheckGatherV1(DataType dtype, const TensorShape& params_shape,
+                   const TensorShape& indices_shape, DataType index_type, bool validate) {
+  SCOPED_TRACE(params_shape.DebugString() + " indices " + indices_shape.DebugString());
+  const Tensor params = RandomOfType(dtype, params_shape);
+  const Tensor indices = RandomIndices(index_type, indices_shape, 0, params_shape.dim(0) - 1);
+  TensorShape out_shape = indices_shape;
+  for (int d = 1; d < params_shape.rank(); ++d) out_shape.AddDim(params_shape.dim(d));
+  const Tensor expected = ReferenceCopy(params, out_shape, [&](const std::vector<int64_t>& c) {
+    std::vector<int64_t> index_coordinates(c.begin(), c.begin() + indices_shape.rank());
+    std::vector<int64_t> in = {IndexValue(indices, FlatIndex(indices_shape, index_coordinates))};
+    in.insert(in.end(), c.begin() + indices_shape.rank(), c.end());
+    return FlatIndex(params_shape, in);
+  });
+  OpTester tester("Gather");
+  tester.Attr("Tparams", dtype)
+      .Attr("Tindices", index_type)
+      .Attr("validate_indices", validate)
+      .Input(params)
+      .Input(indices);
+  ExpectSameBytes(RunOk(tester), expected);
+}
+
+TEST(GatherOpTest, GathersRowsOfParams) {
+  for (int trial = 0; trial < 24; ++trial) {
+    CheckGatherV1(ByteMovingTypes()[trial % ByteMovingTypes().size()],
+                  RandomShape(1 + trial % 3, 1, 4), RandomShape(trial % 3, trial % 5 == 0 ? 0 : 1, 3),
+                  trial % 2 == 0 ? TSR_DTYPE_INT32 : TSR_DTYPE_INT64, trial % 3 != 0);
+  }
+  CheckGatherV1(TSR_DTYPE_FLOAT, Shape({3, 0}), Shape({2}), TSR_DTYPE_INT32, true);
+}
+
+TEST(GatherOpTest, RejectsBadIndicesAndScalarParams) {
+  OpTester range("Gather");
+  range.Attr("Tparams", TSR_DTYPE_FLOAT)
+      .Attr("Tindices", TSR_DTYPE_INT64)
+      .Input(Random<float>(Shape({3, 2})))
+      .Input(Make<int64_t>(Shape({2}), {0, 3}));
+  ExpectRunError(range, absl::StatusCode::kInvalidArgument, "indices[1] = 3 is not in [0, 3)");
+  OpTester scalar("Gather");
+  scalar.Attr("Tparams", TSR_DTYPE_FLOAT)
+      .Attr("Tindices", TSR_DTYPE_INT32)
+      .Input(Tensor::Scalar<float>(1))
+      .Input(Make<int32_t>(Shape({1}), {0}));
+  ExpectRunError(scalar, absl::StatusCode::kInvalidArgument,
+                 "params must be at least 1 dimensional");
 }
 
 OpTester GatherOf(const TensorShape& params, const Tensor& indices, const Tensor& axis,

@@ -1,5 +1,5 @@
-// IdentityN, StopGradient, Snapshot and OnesLike for every fixed-size dtype, empty and scalar
-// inputs.
+// IdentityN, StopGradient, PreventGradient, Snapshot and OnesLike for every fixed-size dtype,
+// empty and scalar inputs.
 #include <complex>
 #include <vector>
 
@@ -32,7 +32,7 @@ TEST(IdentityNOpTest, ForwardsEveryInput) {
 }
 
 TEST(StopGradientAndSnapshotOpTest, ReturnTheInputForEveryType) {
-  for (const char* op : {"StopGradient", "Snapshot"}) {
+  for (const char* op : {"StopGradient", "PreventGradient", "Snapshot"}) {
     for (DataType dtype : EveryType()) {
       SCOPED_TRACE(std::string(op) + " " + DataTypeString(dtype));
       for (const TensorShape& shape : {Shape({}), Shape({3, 0}), Shape({2, 3, 4})}) {

@@ -1,5 +1,6 @@
-// Transpose and ReverseV2 against reference index maps for ranks 0 to 5, every element size,
-// int32/int64 index arguments, negative axes, empty and size-1 dimensions, and their errors.
+// Transpose, ReverseV2 and Reverse against reference index maps for ranks 0 to 5, every element
+// size, int32/int64 index arguments, negative axes, empty and size-1 dimensions, and their
+// errors.
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -138,6 +139,53 @@ TEST(ReverseV2OpTest, RejectsBadAxes) {
   OpTester twice = ReverseOf(Shape({2, 3}), Tensor::Vector<int64_t>({1, -1}));
   ExpectRunError(twice, absl::StatusCode::kInvalidArgument, "axis 1 specified more than once.");
   OpTester matrix = ReverseOf(Shape({2, 3}), Make<int32_t>(Shape({1, 1}), {0}));
+  ExpectRunError(matrix, absl::StatusCode::kInvalidArgument, "'dims' must be 1-dimension, not 2");
+}
+
+// Reverse (v1): a bool per dimension.
+void CheckReverseV1(DataType dtype, const TensorShape& shape, const std::vector<bool>& dims) {
+  SCOPED_TRACE(shape.DebugString());
+  const Tensor input = RandomOfType(dtype, shape);
+  const Tensor expected = ReferenceCopy(input, shape, [&](const std::vector<int64_t>& c) {
+    std::vector<int64_t> in(c);
+    for (int d = 0; d < shape.rank(); ++d) {
+      if (dims[d]) in[d] = shape.dim(d) - 1 - c[d];
+    }
+    return FlatIndex(shape, in);
+  });
+  OpTester tester("Reverse");
+  tester.Attr("T", dtype).Input(input).Input(Make<bool>(Shape({shape.rank()}), dims));
+  ExpectSameBytes(RunOk(tester), expected);
+}
+
+TEST(ReverseOpTest, EveryDimensionSubsetUpToRankFour) {
+  for (DataType dtype : ByteMovingTypes()) {
+    for (int rank = 1; rank <= 4; ++rank) {
+      for (int mask = 0; mask < (1 << rank); ++mask) {
+        std::vector<bool> dims;
+        for (int d = 0; d < rank; ++d) dims.push_back((mask >> d) & 1);
+        CheckReverseV1(dtype, RandomShape(rank, mask % 5 == 0 ? 0 : 1, 4), dims);
+      }
+    }
+  }
+  // A scalar is returned as it is, whatever `dims` holds.
+  OpTester scalar("Reverse");
+  scalar.Attr("T", TSR_DTYPE_FLOAT).Input(Tensor::Scalar<float>(2)).Input(Make<bool>(Shape({0}), {}));
+  ExpectSameBytes(RunOk(scalar), Tensor::Scalar<float>(2));
+}
+
+TEST(ReverseOpTest, RejectsBadDims) {
+  OpTester count("Reverse");
+  count.Attr("T", TSR_DTYPE_FLOAT)
+      .Input(Random<float>(Shape({2, 3})))
+      .Input(Make<bool>(Shape({3}), {true, false, true}));
+  ExpectRunError(count, absl::StatusCode::kInvalidArgument,
+                 "'dims' must have the same number of values as 'input' has dimensions. 'input' "
+                 "has 2'dims' has 3 values");
+  OpTester matrix("Reverse");
+  matrix.Attr("T", TSR_DTYPE_FLOAT)
+      .Input(Random<float>(Shape({2, 3})))
+      .Input(Make<bool>(Shape({1, 2}), {true, false}));
   ExpectRunError(matrix, absl::StatusCode::kInvalidArgument, "'dims' must be 1-dimension, not 2");
 }
 
