@@ -268,7 +268,8 @@ TEST(ArrayGradTest, GatherNdAndScatterNd) {
     return ops::GatherNd(s, x[0], ops::Const(s, {{0, 1}, {2, 3}, {0, 1}}));
   });
   CheckGradient({{3, 2, 2}}, [](const Scope& s, const Xs& x) -> Output {
-    return ops::GatherNd(s, x[0], Int64s(s, {2, 0, 1}));
+    return ops::GatherNd(s, x[0],
+                         ops::Const(s, Tensor::FromVector<int64_t>(TensorShape{1, 3}, {2, 0, 1})));
   });
   CheckGradient({{2, 1}}, [](const Scope& s, const Xs& x) -> Output {
     return ops::GatherNd(s, x[0], ops::Const(s, {{{1}}, {{0}}}));

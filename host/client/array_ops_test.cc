@@ -353,7 +353,8 @@ TEST(ArrayOpsTest, ShapeNConcatOffsetAndPreventGradient) {
     attr { key: "out_type" value { type: DT_INT64 } }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "ConcatOffset", R"pb(
-    name: "ConcatOffset" op: "ConcatOffset" input: "Const" input: "ShapeN" input: "ShapeN:1"
+    name: "ConcatOffset" op: "ConcatOffset" input: "Const/Const" input: "ShapeN"
+    input: "ShapeN:1"
     attr { key: "N" value { i: 2 } }
     attr { key: "shape_type" value { type: DT_INT64 } }
   )pb"));

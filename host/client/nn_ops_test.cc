@@ -603,14 +603,14 @@ TEST(NnOpsTest, TopKIsTopKV2) {
   EXPECT_EQ(wide.indices.type(), DT_INT64);
   tensorflow::GraphDef def = GraphOf(root);
   EXPECT_TRUE(NodeEquals(def, "TopK", R"pb(
-    name: "TopK" op: "TopKV2" input: "x" input: "Const"
+    name: "TopK" op: "TopKV2" input: "x" input: "Const/Const"
     attr { key: "T" value { type: DT_FLOAT } }
     attr { key: "Tk" value { type: DT_INT32 } }
     attr { key: "index_type" value { type: DT_INT32 } }
     attr { key: "sorted" value { b: true } }
   )pb"));
   EXPECT_TRUE(NodeEquals(def, "wide", R"pb(
-    name: "wide" op: "TopKV2" input: "x" input: "Const_1"
+    name: "wide" op: "TopKV2" input: "x" input: "Const_1/Const"
     attr { key: "T" value { type: DT_FLOAT } }
     attr { key: "Tk" value { type: DT_INT64 } }
     attr { key: "index_type" value { type: DT_INT64 } }
