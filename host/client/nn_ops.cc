@@ -369,6 +369,8 @@ FusedBatchNormGradV1V2::FusedBatchNormGradV1V2(const Scope& scope, const char* o
   offset_backprop = NthOutput(operation, 2);
   reserve_space_3 = NthOutput(operation, 3);
   reserve_space_4 = NthOutput(operation, 4);
+}
+
 TopK::TopK(const Scope& scope, Input input, Input k) : TopK(scope, input, k, Attrs()) {}
 
 TopK::TopK(const Scope& scope, Input input, Input k, const Attrs& attrs) {

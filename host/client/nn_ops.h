@@ -522,6 +522,7 @@ class FusedBatchNormGradV2 : public FusedBatchNormGradV1V2 {
       : FusedBatchNormGradV1V2(scope, "FusedBatchNormGradV2", y_backprop, x, scale,
                                reserve_space_1, reserve_space_2, attrs) {}
 };
+
 // The op TopKV2 (TensorFlow's C++ class name is TopK, and so is its default node name): the `k`
 // largest entries of each row of the last dimension (`values`) and their positions
 // (`indices`), largest first, the lower index first among equals. Attrs sorted (default true),

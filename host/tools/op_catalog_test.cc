@@ -201,6 +201,7 @@ TEST_F(OpCatalogTest, NamesOpsWithoutADefinitionOrAKernel) {
     }
     node { name: "n" op: "StringLength" input: "s" }
     node { name: "call" op: "my_function" }
+    node { name: "q" op: "Placeholder" attr { key: "dtype" value { type: DT_QINT8 } } }
     library {
       function {
         signature { name: "my_function" }
@@ -208,7 +209,7 @@ TEST_F(OpCatalogTest, NamesOpsWithoutADefinitionOrAKernel) {
       }
     }
   )pb");
-  EXPECT_EQ(coverage.num_nodes, 8);
+  EXPECT_EQ(coverage.num_nodes, 9);
   ASSERT_EQ(coverage.gaps.size(), 6u);
   EXPECT_EQ(coverage.gaps[0].op, "Frobnicate");
   EXPECT_EQ(coverage.gaps[0].kind, "no definition");
@@ -221,21 +222,22 @@ TEST_F(OpCatalogTest, NamesOpsWithoutADefinitionOrAKernel) {
   EXPECT_EQ(coverage.gaps[3].op, "my_function");
   EXPECT_EQ(coverage.gaps[3].reason,
             "a function of the graph's library called as an op; function calls are not run");
-  // Placeholder of complex128 is defined but has no kernel with that type.
+  // MatMul and Placeholder are defined, but no kernel takes complex128 or qint8 (a complex128
+  // Placeholder runs: it only moves bytes).
   EXPECT_EQ(coverage.gaps[4].op, "MatMul");
   EXPECT_EQ(coverage.gaps[4].kind, "no kernel");
   EXPECT_THAT(coverage.gaps[4].reason,
               ::testing::StartsWith("no kernel on CPU for T=complex128 (CPU kernels take T: "));
   EXPECT_EQ(coverage.gaps[5].op, "Placeholder");
-  EXPECT_THAT(coverage.gaps[5].reason, HasSubstr("for dtype=complex128"));
-  EXPECT_THAT(coverage.gaps[5].nodes, ElementsAre("x"));  // the string Placeholder runs
+  EXPECT_THAT(coverage.gaps[5].reason, ::testing::StartsWith("no kernel on CPU for dtype="));
+  EXPECT_THAT(coverage.gaps[5].nodes, ElementsAre("q"));
 
   std::string text = FormatCoverageText("g.pbtxt", coverage);
   EXPECT_THAT(text, HasSubstr("\nFrobnicate: no definition: no standard definition and no plugin "
                               "defines it\n    nodes: f1, f2\n"));
   nlohmann::json json = nlohmann::json::parse(FormatCoverageJson("g.pbtxt", coverage));
   EXPECT_EQ(json["graph"], "g.pbtxt");
-  EXPECT_EQ(json["nodes"], 8);
+  EXPECT_EQ(json["nodes"], 9);
   EXPECT_EQ(json["gaps"][0]["op"], "Frobnicate");
   EXPECT_EQ(json["gaps"][0]["nodes"], nlohmann::json({"f1", "f2"}));
 }

@@ -297,9 +297,20 @@ TEST(FusedBatchNormOpTest, V1AndV2MatchV3) {
       const std::vector<double> dy = FloatValues(c.shape.num_elements(), -1, 1);
       std::vector<std::vector<double>> stats;
       for (int i = 0; i < 4; ++i) stats.push_back(FloatValues(channels, 0.5, 2));
+      // FusedBatchNorm and its gradient have no U attr (every tensor is T).
+      auto set_attrs = [&](OpTester& tester, const std::string& op) {
+        if (op == "FusedBatchNorm" || op == "FusedBatchNormGrad") {
+          tester.Attr("T", TSR_DTYPE_FLOAT)
+              .Attr("epsilon", kEpsilon)
+              .Attr("data_format", c.data_format)
+              .Attr("is_training", is_training);
+        } else {
+          SetAttrs(tester, c.data_format, is_training);
+        }
+      };
       auto forward = [&](const char* op, int outputs) {
         OpTester tester(op);
-        SetAttrs(tester, c.data_format, is_training);
+        set_attrs(tester, op);
         tester.Input(FromValues<float>(c.shape, x));
         for (const auto& values : stats) tester.Input(FromValues<float>(channel_shape, values));
         return RunAll(tester, outputs);
@@ -319,7 +330,7 @@ TEST(FusedBatchNormOpTest, V1AndV2MatchV3) {
       }
       auto backward = [&](const char* op, bool with_reserve_3) {
         OpTester tester(op);
-        SetAttrs(tester, c.data_format, is_training);
+        set_attrs(tester, op);
         tester.Input(FromValues<float>(c.shape, dy))
             .Input(FromValues<float>(c.shape, x))
             .Input(FromValues<float>(channel_shape, stats[0]))
