@@ -2,10 +2,12 @@
 // all take one type attribute.
 #include "kit/kernel_cases.h"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kit/kernel_case_generators.h"
@@ -181,6 +183,15 @@ const std::map<std::string, Generator>& Generators() {
     for (const char* op : {"Reciprocal", "Inv"}) (*t)[op] = SameShape(ValueDomain::kNonZero);
     (*t)["MatMul"] = MatMulCases;
     (*t)["BatchMatMulV2"] = BatchMatMulCases;
+    // The first version does not broadcast: BatchMatMulV2's cases without the broadcast one.
+    (*t)["BatchMatMul"] = [](const CaseRequest& r) {
+      std::vector<KernelCase> cases = BatchMatMulCases(r);
+      cases.erase(std::remove_if(
+                      cases.begin(), cases.end(),
+                      [](const KernelCase& c) { return absl::StartsWith(c.variant, "broadcast"); }),
+                  cases.end());
+      return cases;
+    };
     (*t)["Conv2D"] = [](const CaseRequest& r) { return ConvolutionCases(r, /*depthwise=*/false); };
     (*t)["DepthwiseConv2dNative"] = [](const CaseRequest& r) {
       return ConvolutionCases(r, /*depthwise=*/true);
@@ -226,6 +237,7 @@ const std::map<std::string, Generator>& Generators() {
     (*t)["Slice"] = SliceCases;
     (*t)["GatherV2"] = GatherCases;
     (*t)["Cumsum"] = CumsumCases;
+    (*t)["Cumprod"] = CumsumCases;
     (*t)["Select"] = [](const CaseRequest& r) { return SelectCases(r, /*v2=*/false); };
     (*t)["SelectV2"] = [](const CaseRequest& r) { return SelectCases(r, /*v2=*/true); };
     return t;

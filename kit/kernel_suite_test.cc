@@ -130,10 +130,12 @@ TEST(KernelSuiteTest, TheSameSeedGivesTheSameMessages) {
 TEST(KernelSuiteTest, CpuPluginPassesAgainstItself) {
   SuiteRun run = RunSuite(absl::StrCat(TESSERA_KIT_PLUGIN_DIR, "/cpu.tessera-plugin.json"), "cpu");
   EXPECT_EQ(run.Count(Outcome::kFail), 0) << run.Failures();
-  for (const char* op : {"AddV2", "RealDiv", "Maximum", "GreaterEqual", "LogicalAnd", "Exp",
-                         "Sqrt", "Relu", "Tanh", "MatMul", "BatchMatMulV2", "Sum", "Mean", "Max",
-                         "Prod", "All", "ArgMax", "Conv2D", "BiasAdd", "Cast", "Transpose",
-                         "ConcatV2", "SelectV2", "AddN", "ReluGrad", "Softmax"}) {
+  for (const char* op :
+       {"AddV2",       "RealDiv",  "Maximum", "GreaterEqual",  "LogicalAnd", "Exp",  "Sqrt",
+        "Relu",        "Tanh",     "MatMul",  "BatchMatMulV2", "Sum",        "Mean", "Max",
+        "Prod",        "All",      "ArgMax",  "Conv2D",        "BiasAdd",    "Cast", "Transpose",
+        "ConcatV2",    "SelectV2", "AddN",    "ReluGrad",      "Softmax",    "Sin",  "Atan2",
+        "ClipByValue", "Softsign", "Cumprod", "BatchMatMul"}) {
     EXPECT_GT(run.Passed(op), 0) << op << "\n" << Dump(run);
   }
   const CaseResult* reduction = run.Find("Sum/float/[3,4]/axes[0]/keep_dims");

@@ -61,6 +61,30 @@ tensorflow::GraphDef GraphWithEveryWrapper() {
   ops::ScatterNd(root, ops::Const(root, {{1}, {0}}), x, ops::Const(root, {2, 3}));
   ops::Gather(root, x, {1, 0});
   ops::MatrixBandPart(root, x, int64_t{0}, int64_t{-1});
+  ops::Sin(root, x);
+  ops::Cos(root, x);
+  ops::Tan(root, x);
+  ops::Asin(root, x);
+  ops::Acos(root, x);
+  ops::Atan(root, x);
+  ops::Sinh(root, x);
+  ops::Cosh(root, x);
+  ops::Atan2(root, x, d);
+  ops::Rint(root, x);
+  ops::IsNan(root, x);
+  ops::IsInf(root, x);
+  ops::IsFinite(root, x);
+  ops::Softsign(root, x);
+  ops::SoftsignGrad(root, x, x);
+  ops::Cumprod(root, x, 1, ops::Cumprod::Exclusive(true));
+  ops::ClipByValue(root, x, 0.f, 1.f);
+  ops::CheckNumerics(root, x, "x");
+  ops::LinSpace(root, 0.f, 1.f, 5);
+  ops::Bucketize(root, x, {0.f, 1.f});
+  ops::BiasAddV1(root, mm, {1.f, 2.f});
+  auto batch = ops::Reshape(root, x, {1, 2, 3});
+  ops::BatchMatMul(root, batch, batch, ops::BatchMatMul::AdjY(true));
+  ops::BatchMatMulV3(root, batch, x, DT_FLOAT, ops::BatchMatMulV3::AdjY(true));
   return GraphOf(root);
 }
 

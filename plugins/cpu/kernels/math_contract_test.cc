@@ -1,4 +1,5 @@
-// Paths of the math kernels (AddN, Div and friends, Select, ArgMax, Cumsum, All/Any) that a real
+// Paths of the math kernels (AddN, Div and friends, Select, ArgMax, Cumsum, All/Any, LinSpace,
+// Bucketize, Cumprod, ClipByValue) that a real
 // host's type checking never lets through (mixed or unregistered dtypes, index tensors of the
 // wrong type, malformed attrs), and their sharded loops and in-place outputs, run through
 // FakeHost, which always splits ParallelFor into four shards and reuses every input it can.
@@ -158,6 +159,38 @@ TEST(MathContractTest, CumsumRejectsWhatTheHostNeverSends) {
   r = CpuPluginHost().Run("Cumsum", {Floats({2}, {1, 2}), Ints({}, {0})}, bad);
   ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
               "attribute 'reverse' of node 'node' is a int, expected bool");
+}
+
+TEST(MathContractTest, LinSpaceAndBucketizeRejectWhatTheHostNeverSends) {
+  // A float num (the op's Tidx allows only integers).
+  RunResult r = CpuPluginHost().Run("LinSpace", {Floats({}, {0}), Floats({}, {1}), Floats({}, {3})},
+                                    FloatT());
+  ExpectError(r, TSR_CODE_INVALID_ARGUMENT, "num of node 'node' must be int32 or int64, got float");
+  // Non-empty boundaries that are not floats (the op's attr is list(float)).
+  FakeAttrs attrs = FloatT();
+  attrs["boundaries"] = FakeAttr::IntList({1, 2});
+  r = CpuPluginHost().Run("Bucketize", {Floats({2}, {0, 3})}, attrs, 1, {TSR_DTYPE_INT32});
+  ExpectError(r, TSR_CODE_INVALID_ARGUMENT,
+              "attr 'boundaries' of node 'node' must be a list of floats");
+  // An empty list reads as LIST_INT and is accepted: every value lands in bucket 0.
+  attrs["boundaries"] = FakeAttr::IntList({});
+  r = CpuPluginHost().Run("Bucketize", {Floats({3}, {-1, 0, 5})}, attrs, 1, {TSR_DTYPE_INT32});
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.outputs[0].values<int32_t>(), ElementsAre(0, 0, 0));
+}
+
+TEST(MathContractTest, CumprodAndClipByValueShardAndWriteInPlace) {
+  const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  RunResult r = CpuPluginHost().Run("Cumprod", {Floats({2, 2, 3}, x), Ints({}, {1})},
+                                    CumsumAttrs(true, false));
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.forwarded_inputs, ElementsAre(0));
+  EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(1, 1, 1, 1, 2, 3, 1, 1, 1, 7, 8, 9));
+  r = CpuPluginHost().Run("ClipByValue", {Floats({12}, x), Floats({}, {3}), Floats({12}, x)},
+                          FloatT());
+  ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+  EXPECT_THAT(r.forwarded_inputs, ElementsAre(0));
+  EXPECT_THAT(r.outputs[0].values<float>(), ElementsAre(3, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12));
 }
 
 TEST(MathContractTest, CumsumShardsAndWritesInPlace) {
