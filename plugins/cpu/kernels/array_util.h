@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "plugins/cpu/kernels/kernel_util.h"
@@ -45,6 +46,19 @@ inline std::vector<int64_t> RowMajorStrides(const Shape& shape) {
   std::vector<int64_t> strides(static_cast<size_t>(shape.rank()), 1);
   for (int d = shape.rank() - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape.dim(d + 1);
   return strides;
+}
+
+// TensorFlow's SliceDebugString: the multi-index of flat element `flat` of `shape`, "[1]" or
+// "[0,2]"; "" for a scalar. Index errors name the offending element with it.
+inline std::string SliceIndexString(const Shape& shape, int64_t flat) {
+  if (shape.rank() == 0) return "";
+  const std::vector<int64_t> strides = RowMajorStrides(shape);
+  std::string out;
+  for (int d = 0; d < shape.rank(); ++d) {
+    out += (d == 0 ? "[" : ",") + std::to_string(flat / strides[d]);
+    flat %= strides[d];
+  }
+  return out + "]";
 }
 
 inline Status RankAboveMaximum(const KernelContext& ctx, int64_t rank) {

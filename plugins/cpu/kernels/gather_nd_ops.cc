@@ -13,18 +13,6 @@
 namespace tessera::cpu {
 namespace {
 
-// TensorFlow's SliceDebugString: "[1]" or "[0,2]" for flat element `flat` of `shape`.
-std::string IndexString(const Shape& shape, int64_t flat) {
-  if (shape.rank() == 0) return "";
-  const std::vector<int64_t> strides = RowMajorStrides(shape);
-  std::string out;
-  for (int d = 0; d < shape.rank(); ++d) {
-    out += (d == 0 ? "[" : ",") + std::to_string(flat / strides[d]);
-    flat %= strides[d];
-  }
-  return out + "]";
-}
-
 // "[3, 0]": the `depth` coordinates of index row `row`.
 std::string RowString(const std::vector<int64_t>& indices, int64_t row, int64_t depth) {
   std::string out = "[";
@@ -90,7 +78,7 @@ class GatherNdKernel : public sdk::Kernel {
     const std::vector<int64_t> offsets =
         SliceOffsets(values, rows, depth, params.shape(), &bad);
     if (bad >= 0) {
-      return sdk::InvalidArgument("indices", IndexString(prefix, bad), " = ",
+      return sdk::InvalidArgument("indices", SliceIndexString(prefix, bad), " = ",
                                   RowString(values, bad, depth),
                                   " does not index into param shape ",
                                   params.shape().DebugString(), ", node name: ", ctx.node_name());
@@ -193,7 +181,7 @@ class ScatterNdKernel : public sdk::Kernel {
       const Shape rows_shape =
           indices.rank() > 1 ? Prefix(indices.shape(), indices.rank() - 1) : indices.shape();
       return sdk::InvalidArgument(
-          "indices", IndexString(rows_shape, bad), " = ",
+          "indices", SliceIndexString(rows_shape, bad), " = ",
           RowString(values, bad, depth), " does not index into shape ", shape.DebugString());
     }
     TensorView out;

@@ -11,19 +11,6 @@
 namespace tessera::cpu {
 namespace {
 
-// TensorFlow's SliceDebugString: the multi-index of flat element `flat` of `shape`, "[1,2]";
-// "" for a scalar.
-std::string MultiIndexString(const Shape& shape, int64_t flat) {
-  if (shape.rank() == 0) return "";
-  const std::vector<int64_t> strides = RowMajorStrides(shape);
-  std::string out;
-  for (int d = 0; d < shape.rank(); ++d) {
-    out += (d == 0 ? "[" : ",") + std::to_string(flat / strides[d]);
-    flat %= strides[d];
-  }
-  return out + "]";
-}
-
 // GatherV2(params, indices, axis), and Gather(params, indices), which has no axis input and
 // gathers along axis 0 (its validate_indices attr changes nothing: indices are always checked).
 class GatherV2Kernel : public sdk::Kernel {
@@ -112,7 +99,7 @@ class GatherV2Kernel : public sdk::Kernel {
     for (int64_t i = 0; i < num_indices; ++i) {
       const int64_t index = IndexAt(indices, i);
       if (index < 0 || index >= gather_size) {
-        return sdk::InvalidArgument("indices", MultiIndexString(indices.shape(), i), " = ", index,
+        return sdk::InvalidArgument("indices", SliceIndexString(indices.shape(), i), " = ", index,
                                     " is not in [0, ", gather_size, ")");
       }
     }

@@ -17,24 +17,12 @@ namespace {
 
 enum class ScatterOp { kUpdate, kAdd, kSub, kMul, kDiv, kMin, kMax };
 
-// "[1,2]" for flat element `flat` of `shape`; "" for a scalar (TensorFlow's SliceDebugString).
-std::string IndexString(const Shape& shape, int64_t flat) {
-  if (shape.rank() == 0) return "";
-  const std::vector<int64_t> strides = RowMajorStrides(shape);
-  std::string out;
-  for (int d = 0; d < shape.rank(); ++d) {
-    out += (d == 0 ? "[" : ",") + std::to_string(flat / strides[d]);
-    flat %= strides[d];
-  }
-  return out + "]";
-}
-
 // Every index in [0, limit): TensorFlow's error names the first that is not.
 Status CheckIndices(const TensorView& indices, int64_t limit) {
   for (int64_t i = 0; i < indices.num_elements(); ++i) {
     const int64_t index = IndexAt(indices, i);
     if (index < 0 || index >= limit) {
-      return sdk::InvalidArgument("indices", IndexString(indices.shape(), i), " = ", index,
+      return sdk::InvalidArgument("indices", SliceIndexString(indices.shape(), i), " = ", index,
                                   " is not in [0, ", limit, ")");
     }
   }

@@ -43,18 +43,6 @@ T Combine(Reduce reduce, T acc, T v) {
   }
 }
 
-// TensorFlow's SliceDebugString: "[1]" or "[0,2]" for flat element `flat` of `shape`.
-std::string IndexString(const Shape& shape, int64_t flat) {
-  if (shape.rank() == 0) return "";
-  const std::vector<int64_t> strides = RowMajorStrides(shape);
-  std::string out;
-  for (int d = 0; d < shape.rank(); ++d) {
-    out += (d == 0 ? "[" : ",") + std::to_string(flat / strides[d]);
-    flat %= strides[d];
-  }
-  return out + "]";
-}
-
 // SegmentSum, SegmentMean, SegmentMax(data, segment_ids): segment_ids is a sorted vector as long
 // as data's first dimension; output row k reduces the rows whose id is k.
 class SegmentKernel : public sdk::Kernel {
@@ -166,7 +154,7 @@ class UnsortedSegmentKernel : public sdk::Kernel {
       for (size_t i = 0; i < ids.size(); ++i) {
         if (ids[i] >= rows) {
           return sdk::InvalidArgument("segment_ids",
-                                      IndexString(segment_ids.shape(), static_cast<int64_t>(i)),
+                                      SliceIndexString(segment_ids.shape(), static_cast<int64_t>(i)),
                                       " = ", ids[i], " is out of range [0, ", rows, ")");
         }
       }

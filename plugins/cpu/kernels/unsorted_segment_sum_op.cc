@@ -11,18 +11,6 @@
 namespace tessera::cpu {
 namespace {
 
-// TensorFlow's SliceDebugString: "[1]" or "[0,2]" for flat element `flat` of `shape`.
-std::string IndexString(const Shape& shape, int64_t flat) {
-  if (shape.rank() == 0) return "";
-  const std::vector<int64_t> strides = RowMajorStrides(shape);
-  std::string out;
-  for (int d = 0; d < shape.rank(); ++d) {
-    out += (d == 0 ? "[" : ",") + std::to_string(flat / strides[d]);
-    flat %= strides[d];
-  }
-  return out + "]";
-}
-
 bool StartsWith(const Shape& shape, const Shape& prefix) {
   if (prefix.rank() > shape.rank()) return false;
   for (int d = 0; d < prefix.rank(); ++d) {
@@ -79,7 +67,7 @@ class UnsortedSegmentSumKernel : public sdk::Kernel {
       for (size_t i = 0; i < ids.size(); ++i) {
         if (ids[i] >= rows) {
           return sdk::InvalidArgument("segment_ids",
-                                      IndexString(segment_ids.shape(), static_cast<int64_t>(i)),
+                                      SliceIndexString(segment_ids.shape(), static_cast<int64_t>(i)),
                                       " = ", ids[i], " is out of range [0, ", rows, ")");
         }
       }
