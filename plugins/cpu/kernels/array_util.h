@@ -61,6 +61,15 @@ inline std::string SliceIndexString(const Shape& shape, int64_t flat) {
   return out + "]";
 }
 
+// Whether the first dimensions of `shape` are `prefix`.
+inline bool ShapeStartsWith(const Shape& shape, const Shape& prefix) {
+  if (prefix.rank() > shape.rank()) return false;
+  for (int d = 0; d < prefix.rank(); ++d) {
+    if (shape.dim(d) != prefix.dim(d)) return false;
+  }
+  return true;
+}
+
 inline Status RankAboveMaximum(const KernelContext& ctx, int64_t rank) {
   return sdk::InvalidArgument("node '", ctx.node_name(), "' would produce a tensor of rank ", rank,
                               ", more than the maximum ", Shape::kMaxRank);

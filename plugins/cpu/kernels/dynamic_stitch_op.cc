@@ -12,14 +12,6 @@
 namespace tessera::cpu {
 namespace {
 
-bool StartsWith(const Shape& shape, const Shape& prefix) {
-  if (prefix.rank() > shape.rank()) return false;
-  for (int d = 0; d < prefix.rank(); ++d) {
-    if (shape.dim(d) != prefix.dim(d)) return false;
-  }
-  return true;
-}
-
 // True when data0's dimensions past indices0's equal data1's past indices1's.
 bool SameExtraShape(const TensorView& data0, const TensorView& indices0, const TensorView& data1,
                     const TensorView& indices1) {
@@ -70,7 +62,7 @@ class DynamicStitchKernel : public sdk::Kernel {
       }
     }
     for (int k = 0; k < n; ++k) {
-      if (!StartsWith(data[k].shape(), indices[k].shape())) {
+      if (!ShapeStartsWith(data[k].shape(), indices[k].shape())) {
         return sdk::InvalidArgument("data[", k, "].shape = ", data[k].shape().DebugString(),
                                     " does not start with indices[", k,
                                     "].shape = ", indices[k].shape().DebugString());

@@ -9,6 +9,7 @@
 
 #include "plugins/cpu/kernels/array_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
+#include "plugins/cpu/kernels/unsorted_segments.h"
 
 namespace tessera::cpu {
 namespace {
@@ -107,58 +108,18 @@ class SegmentKernelOf : public SegmentKernel {
   SegmentKernelOf() : SegmentKernel(kReduce) {}
 };
 
-bool StartsWith(const Shape& shape, const Shape& prefix) {
-  if (prefix.rank() > shape.rank()) return false;
-  for (int d = 0; d < prefix.rank(); ++d) {
-    if (shape.dim(d) != prefix.dim(d)) return false;
-  }
-  return true;
-}
-
 // UnsortedSegmentMax/Min/Prod(data, segment_ids, num_segments), with UnsortedSegmentSum's
 // checks and messages.
 template <Reduce kReduce>
 class UnsortedSegmentKernel : public sdk::Kernel {
  public:
   Status Compute(KernelContext& ctx) override {
-    TensorView data;
-    TensorView segment_ids;
-    TensorView num_segments;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &data));
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &segment_ids));
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &num_segments));
-    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, segment_ids, "segment_ids"));
-    TESSERA_SDK_RETURN_IF_ERROR(CheckIndexType(ctx, num_segments, "num_segments"));
-    if (num_segments.rank() != 0) {
-      return sdk::InvalidArgument("num_segments should be a scalar, not shape ",
-                                  num_segments.shape().DebugString());
-    }
-    if (!StartsWith(data.shape(), segment_ids.shape())) {
-      return sdk::InvalidArgument(
-          "data.shape = ", data.shape().DebugString(),
-          " does not start with segment_ids.shape = ", segment_ids.shape().DebugString());
-    }
-    const int64_t rows = IndexAt(num_segments, 0);
-    if (rows < 0) {
-      return sdk::InvalidArgument("Input num_segments == ", rows, " must not be negative.");
-    }
-    Shape out_shape;
-    out_shape.AddDim(rows);
-    for (int d = segment_ids.rank(); d < data.rank(); ++d) out_shape.AddDim(data.dim(d));
-    TensorView out;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
-    const int64_t row_length = rows == 0 ? 0 : out.num_elements() / rows;
-    std::vector<int64_t> ids;
-    if (data.num_elements() > 0) {
-      ids = IntegersOf(segment_ids);
-      for (size_t i = 0; i < ids.size(); ++i) {
-        if (ids[i] >= rows) {
-          return sdk::InvalidArgument("segment_ids",
-                                      SliceIndexString(segment_ids.shape(), static_cast<int64_t>(i)),
-                                      " = ", ids[i], " is out of range [0, ", rows, ")");
-        }
-      }
-    }
+    UnsortedSegments segments;
+    TESSERA_SDK_RETURN_IF_ERROR(PrepareUnsortedSegments(ctx, &segments));
+    const TensorView& data = segments.data;
+    const TensorView& out = segments.out;
+    const std::vector<int64_t>& ids = segments.ids;
+    const int64_t row_length = segments.row_length;
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, data.dtype(), [&](auto zero) {
       using T = decltype(zero);
       T* dst = out.data<T>();
