@@ -1,6 +1,9 @@
 // Tests of attr value checks and getters, node attr validation and type resolution.
 #include "host/ops/attr_util.h"
 
+#include <cstdint>
+#include <limits>
+
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -169,6 +172,11 @@ TEST(NodeDefUtilTest, ResolvesListTypes) {
   (*node.mutable_attr())["N"].set_i(int64_t{1} << 40);
   ExpectInvalid(InOutTypesForNode(node, op->op_def, &inputs, &outputs),
                 "attr 'N' of node 'm' (Multi) is 1099511627776, expected a count in [0, 1048576]");
+  // The largest count a GraphDef can hold is refused without overflowing the running total.
+  (*node.mutable_attr())["N"].set_i(std::numeric_limits<int64_t>::max());
+  ExpectInvalid(InOutTypesForNode(node, op->op_def, &inputs, &outputs),
+                "attr 'N' of node 'm' (Multi) is 9223372036854775807, expected a count in [0, "
+                "1048576]");
 }
 
 TEST(NodeDefUtilTest, AddsDefaultsWithoutOverriding) {

@@ -29,7 +29,8 @@ absl::Status AddOneArgTypes(const tensorflow::NodeDef& node, const tensorflow::O
   int64_t count = 1;
   if (!arg.number_attr().empty()) {
     RETURN_IF_ERROR(GetNodeAttr(node, arg.number_attr(), &count));
-    if (count < 0 || static_cast<int64_t>(types->size()) + count > kMaxNodeArgs) {
+    // Compared as a difference: the count is any int64 a GraphDef holds, and a sum could overflow.
+    if (count < 0 || count > kMaxNodeArgs - static_cast<int64_t>(types->size())) {
       return absl::InvalidArgumentError(
           absl::StrCat("attr '", arg.number_attr(), "' of ", FormatNodeForError(node), " is ",
                        count, ", expected a count in [0, ", kMaxNodeArgs, "]"));
