@@ -29,6 +29,11 @@ std::vector<KernelCase> BatchMatMulCases(const CaseRequest& request);
 std::vector<KernelCase> ConvolutionCases(const CaseRequest& request, bool depthwise);
 std::vector<KernelCase> BiasAddCases(const CaseRequest& request);
 std::vector<KernelCase> PoolCases(const CaseRequest& request);
+// Image and detection ops.
+std::vector<KernelCase> ResizeCases(const CaseRequest& request);
+std::vector<KernelCase> ResizeGradCases(const CaseRequest& request, bool bilinear);
+std::vector<KernelCase> CropAndResizeCases(const CaseRequest& request);
+std::vector<KernelCase> NonMaxSuppressionCases(const CaseRequest& request, int version);
 
 // kernel_cases_array.cc: ops that build, reshape and select.
 std::vector<KernelCase> ConstCases(const CaseRequest& request);

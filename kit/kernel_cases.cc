@@ -199,6 +199,18 @@ const std::map<std::string, Generator>& Generators() {
     (*t)["MaxPool"] = PoolCases;
     (*t)["AvgPool"] = PoolCases;
     (*t)["BiasAdd"] = BiasAddCases;
+    (*t)["ResizeBilinear"] = ResizeCases;
+    (*t)["ResizeNearestNeighbor"] = ResizeCases;
+    (*t)["ResizeBilinearGrad"] = [](const CaseRequest& r) { return ResizeGradCases(r, true); };
+    (*t)["ResizeNearestNeighborGrad"] = [](const CaseRequest& r) {
+      return ResizeGradCases(r, false);
+    };
+    (*t)["CropAndResize"] = CropAndResizeCases;
+    for (int version : {2, 3, 4, 5}) {
+      (*t)[absl::StrCat("NonMaxSuppressionV", version)] = [version](const CaseRequest& r) {
+        return NonMaxSuppressionCases(r, version);
+      };
+    }
     for (const char* op : {"Sum", "Mean", "Max", "Min", "All", "Any"}) (*t)[op] = Reduction();
     (*t)["Prod"] = Reduction(ValueDomain::kUnit);
     (*t)["ArgMax"] = ArgMinMaxCases;

@@ -97,4 +97,71 @@ std::vector<KernelCase> PoolCases(const CaseRequest& request) {
   return cases;
 }
 
+// The resizes: up- and down-sampling in each pixel mapping.
+std::vector<KernelCase> ResizeCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [align, half] :
+       {std::pair<bool, bool>{false, false}, {true, false}, {false, true}}) {
+    for (const auto& [height, width] : {std::pair<int64_t, int64_t>{5, 3}, {2, 7}}) {
+      KernelCase c;
+      c.inputs = {In(request, 0, {2, 3, 4, 2}), IntVector(TSR_DTYPE_INT32, {height, width})};
+      c.attrs["align_corners"] = BoolAttr(align);
+      c.attrs["half_pixel_centers"] = BoolAttr(half);
+      c.variant = absl::StrCat("[2,3,4,2]/to", height, "x", width, align ? "/align_corners" : "",
+                               half ? "/half_pixel_centers" : "");
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+// The resize gradients: gradients of a [2,5,3,2] resize back to a 3x4 image.
+std::vector<KernelCase> ResizeGradCases(const CaseRequest& request, bool bilinear) {
+  std::vector<KernelCase> cases;
+  for (const auto& [align, half] :
+       {std::pair<bool, bool>{false, false}, {true, false}, {false, true}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 5, 3, 2}),
+                bilinear ? In(request, 1, {2, 3, 4, 2}) : IntVector(TSR_DTYPE_INT32, {3, 4})};
+    c.attrs["align_corners"] = BoolAttr(align);
+    c.attrs["half_pixel_centers"] = BoolAttr(half);
+    c.variant = absl::StrCat("[2,5,3,2]/to3x4", align ? "/align_corners" : "",
+                             half ? "/half_pixel_centers" : "");
+    c.tolerance_scale = 4;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// CropAndResize: three boxes (values in [-2, 2]: partly outside the image) of a batch of two.
+std::vector<KernelCase> CropAndResizeCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::string method : {"bilinear", "nearest"}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 4, 5, 2}), In(request, 1, {3, 4}),
+                IntVector(TSR_DTYPE_INT32, {0, 1, 0}), IntVector(TSR_DTYPE_INT32, {3, 2})};
+    c.attrs["method"] = StringAttr(method);
+    c.variant = absl::StrCat("[2,4,5,2]/3boxes/3x2/", method);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// NonMaxSuppressionV2 to V5 over 8 random boxes: IOU threshold 1 and score threshold 0 (values
+// every float type holds exactly), V5 also with soft-NMS (sigma 1).
+std::vector<KernelCase> NonMaxSuppressionCases(const CaseRequest& request, int version) {
+  const DataType threshold_type = InputType(request, 3);
+  std::vector<KernelCase> cases;
+  for (const int64_t sigma : version == 5 ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {8, 4}), In(request, 1, {8}), IntScalar(TSR_DTYPE_INT32, 5),
+                SmallIntegerScalar(threshold_type, 1)};
+    if (version >= 3) c.inputs.push_back(SmallIntegerScalar(threshold_type, 0));
+    if (version == 5) c.inputs.push_back(SmallIntegerScalar(threshold_type, sigma));
+    c.variant = absl::StrCat("8boxes/max5", sigma > 0 ? "/soft" : "");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 }  // namespace tessera::plugin_check

@@ -4,6 +4,7 @@
 #include "host/client/array_ops.h"
 #include "host/client/grad_util.h"
 #include "host/client/gradients.h"
+#include "host/client/image_ops.h"
 #include "host/client/math_ops.h"
 #include "host/client/nn_ops.h"
 
@@ -293,6 +294,28 @@ absl::Status TopKV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads*
   return absl::OkStatus();
 }
 
+// The resize attrs of a forward resize node.
+ops::ResizeAttrs ResizeAttrsOf(const GradOp& op) {
+  return ops::ResizeAttrs()
+      .AlignCorners(op.BoolAttr("align_corners", false))
+      .HalfPixelCenters(op.BoolAttr("half_pixel_centers", false));
+}
+
+// ResizeBilinear: ResizeBilinearGrad spreads each gradient over the four pixels it blended.
+absl::Status ResizeBilinearGradient(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::ResizeBilinearGrad(s, g[0], op.inputs[0], ResizeAttrsOf(op)), Output()};
+  return absl::OkStatus();
+}
+
+// ResizeNearestNeighbor: ResizeNearestNeighborGrad sums each gradient into the pixel it copied;
+// the image's height and width come from its shape at run time.
+absl::Status ResizeNearestNeighborGradient(const Scope& s, const GradOp& op, const Grads& g,
+                                           Grads* out) {
+  const Output size = ops::Slice(s, ops::Shape(s, op.inputs[0]), {1}, {2});
+  *out = {ops::ResizeNearestNeighborGrad(s, g[0], size, ResizeAttrsOf(op)), Output()};
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterNnGradients(GradientRegistry* r) {
@@ -330,6 +353,8 @@ absl::Status RegisterNnGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("SoftplusGrad", SoftplusGradGrad));
   RETURN_IF_ERROR(r->Register("BiasAddGrad", BiasAddGradGrad));
   RETURN_IF_ERROR(r->Register("TopKV2", TopKV2Grad));
+  RETURN_IF_ERROR(r->Register("ResizeBilinear", ResizeBilinearGradient));
+  RETURN_IF_ERROR(r->Register("ResizeNearestNeighbor", ResizeNearestNeighborGradient));
   return absl::OkStatus();
 }
 

@@ -69,6 +69,23 @@ void CheckGradient(DataType dtype, const std::vector<TensorShape>& shapes, const
   EXPECT_LT(*error, dtype == DT_DOUBLE ? 1e-7 : float_tolerance);
 }
 
+TEST(NnGradTest, ResizeBilinearAndNearestNeighbor) {
+  // The resized image is float whatever the input type: checked in float. Every mode, up and
+  // down.
+  for (const ops::ResizeAttrs& attrs : {ops::ResizeAttrs(), ops::ResizeAttrs().AlignCorners(true),
+                                        ops::ResizeAttrs().HalfPixelCenters(true)}) {
+    CheckGradient(DT_FLOAT, {{2, 3, 4, 2}}, [attrs](const Scope& s, const Xs& x) -> Output {
+      return ops::ResizeBilinear(s, x[0], ops::Const(s, {5, 3}), attrs);
+    });
+    CheckGradient(DT_FLOAT, {{1, 4, 3, 2}}, [attrs](const Scope& s, const Xs& x) -> Output {
+      return ops::ResizeNearestNeighbor(s, x[0], ops::Const(s, {7, 2}), attrs);
+    });
+  }
+  CheckGradient(DT_DOUBLE, {{1, 2, 5, 1}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::ResizeNearestNeighbor(s, x[0], ops::Const(s, {3, 3}));
+  });
+}
+
 TEST(NnGradTest, TopKV2SendsEachGradientToItsSource) {
   // Distinct random values: no ties to make the selection jump under the checker's nudges.
   CheckGradient(DT_DOUBLE, {{3, 5}}, [](const Scope& s, const Xs& x) -> Output {

@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 #include "host/client/array_ops.h"
 #include "host/client/client_test_util.h"
+#include "host/client/image_ops.h"
 #include "host/client/nn_ops.h"
 #include "host/graph/graph.h"
 #include "host/ops/op_registry.h"
@@ -48,6 +49,19 @@ tensorflow::GraphDef GraphWithEveryNnWrapper() {
   ops::FusedBatchNormV3 bn(root, x, v, v, v, v, ops::FusedBatchNormV3::IsTraining(false));
   ops::FusedBatchNormGradV3(root, x, x, v, bn.reserve_space_1, bn.reserve_space_2,
                             bn.reserve_space_3);
+  ops::ResizeBilinear bilinear(root, x, {8, 6}, ops::ResizeBilinear::HalfPixelCenters(true));
+  ops::ResizeBilinearGrad(root, bilinear, x, ops::ResizeBilinearGrad::HalfPixelCenters(true));
+  ops::ResizeNearestNeighbor(root, x, {2, 2}, ops::ResizeNearestNeighbor::AlignCorners(true));
+  ops::ResizeNearestNeighborGrad(root, x, {8, 8});
+  ops::CropAndResize(root, x, {{0.f, 0.f, 1.f, 1.f}}, {1}, {3, 3},
+                     ops::CropAndResize::Method("nearest").ExtrapolationValue(-1));
+  auto boxes = ops::Reshape(root, x, {-1, 4});
+  auto scores = ops::Reshape(root, ops::Slice(root, x, {0, 0, 0, 0}, {2, 4, 3, 1}), {-1});
+  ops::NonMaxSuppressionV2(root, boxes, scores, 5, 0.5f);
+  ops::NonMaxSuppressionV3(root, boxes, scores, 5, 0.5f, 0.1f);
+  ops::NonMaxSuppressionV4(root, boxes, scores, 5, 0.5f, 0.1f,
+                           ops::NonMaxSuppressionV4::PadToMaxOutputSize(true));
+  ops::NonMaxSuppressionV5(root, boxes, scores, 5, 0.5f, 0.1f, 0.5f);
   return GraphOf(root);
 }
 

@@ -1284,6 +1284,185 @@ function addFillCastCases() {
 
 // ---- Main ----------------------------------------------------------------------------------
 
+// ---- Image and detection ops ---------------------------------------------------------------
+
+// TensorFlow's source pixel of ResizeNearestNeighbor, computed in float32 as its kernel does:
+// tfjs computes the scale and the coordinate in double, which can fall on the other side of an
+// integer. Used as the reference that drops such cases.
+function nearestResizeReference(images, size, align, half) {
+  const [batch, height, width, depth] = images.shape;
+  const f = Math.fround;
+  const scale = (inSize, outSize) => (align && outSize > 1 ? f((inSize - 1) / (outSize - 1))
+                                                           : f(inSize / outSize));
+  const source = (i, inSize, outSize) => {
+    const s = scale(inSize, outSize);
+    const x = half ? f(f(i + 0.5) * s) : f(i * s);
+    let index = Math.min(inSize - 1, align ? Math.round(x) : Math.floor(x));
+    if (half) index = Math.max(0, index);
+    return index;
+  };
+  const values = [];
+  for (let b = 0; b < batch; ++b) {
+    for (let y = 0; y < size[0]; ++y) {
+      for (let x = 0; x < size[1]; ++x) {
+        const sy = source(y, height, size[0]);
+        const sx = source(x, width, size[1]);
+        for (let c = 0; c < depth; ++c) {
+          values.push(images.values[((b * height + sy) * width + sx) * depth + c]);
+        }
+      }
+    }
+  }
+  return { shape: [batch, size[0], size[1], depth], values };
+}
+
+// TensorFlow's non-max suppression (IOU and scores in float32, as its kernel computes them), the
+// reference for tfjs's, which differs in three rules: it suppresses a box whose IOU *equals* the
+// threshold (TensorFlow: only above it), and with soft-NMS it still drops boxes at or above the
+// IOU threshold and gives them weight 0 (TensorFlow ignores the IOU threshold then). Cases where
+// these rules matter are dropped.
+function nmsReference(boxes, scores, maxOutput, iouThreshold, scoreThreshold, sigma) {
+  const f = Math.fround;
+  const iou = (i, j) => {
+    const b = (k, c) => boxes[k * 4 + c];
+    const yminI = Math.min(b(i, 0), b(i, 2)); const xminI = Math.min(b(i, 1), b(i, 3));
+    const ymaxI = Math.max(b(i, 0), b(i, 2)); const xmaxI = Math.max(b(i, 1), b(i, 3));
+    const yminJ = Math.min(b(j, 0), b(j, 2)); const xminJ = Math.min(b(j, 1), b(j, 3));
+    const ymaxJ = Math.max(b(j, 0), b(j, 2)); const xmaxJ = Math.max(b(j, 1), b(j, 3));
+    const areaI = f(f(ymaxI - yminI) * f(xmaxI - xminI));
+    const areaJ = f(f(ymaxJ - yminJ) * f(xmaxJ - xminJ));
+    if (areaI <= 0 || areaJ <= 0) return 0;
+    const inter = f(Math.max(f(Math.min(ymaxI, ymaxJ) - Math.max(yminI, yminJ)), 0) *
+                    Math.max(f(Math.min(xmaxI, xmaxJ) - Math.max(xminI, xminJ)), 0));
+    return f(inter / f(f(areaI + areaJ) - inter));
+  };
+  const soft = sigma > 0;
+  const scale = soft ? f(-0.5 / sigma) : 0;
+  const queue = [];
+  scores.forEach((s, i) => { if (s > scoreThreshold) queue.push({ i, s, begin: 0 }); });
+  const before = (a, b) => a.s > b.s || (a.s === b.s && a.i < b.i);
+  const selected = [];
+  while (selected.length < maxOutput && queue.length > 0) {
+    let best = 0;
+    for (let k = 1; k < queue.length; ++k) if (before(queue[k], queue[best])) best = k;
+    const next = queue.splice(best, 1)[0];
+    const original = next.s;
+    let suppressed = false;
+    for (let j = selected.length - 1; j >= next.begin; --j) {
+      const o = iou(next.i, selected[j]);
+      const weight = soft || o <= iouThreshold ? f(Math.exp(f(f(scale * o) * o))) : 0;
+      next.s = f(next.s * weight);
+      if (!soft && o > iouThreshold) { suppressed = true; break; }
+      if (next.s <= scoreThreshold) break;
+    }
+    next.begin = selected.length;
+    if (suppressed) continue;
+    if (next.s === original) selected.push(next.i);
+    else if (next.s > scoreThreshold) queue.push(next);
+  }
+  return { shape: [selected.length], values: selected };
+}
+
+// A reference's indices padded with zeros to `length`.
+function padded(expected, length) {
+  const values = expected.values.slice();
+  while (values.length < length) values.push(0);
+  return { shape: [values.length], values };
+}
+
+function addImageCases() {
+  const kBilinearTol = { ulps: 16, atol: 1e-5 };
+  for (let k = 0; k < 24; ++k) {
+    const dtype = pick(['float32', 'int32']);
+    const align = k % 3 === 1;
+    const half = k % 3 === 2;
+    const shape = [randInt(1, 2), randInt(1, 4), randInt(1, 4), randInt(1, 3)];
+    const size = [randInt(1, 6), randInt(1, 6)];
+    const images = randomTensor(dtype, shape);
+    const attrs = { T: attr.type(dtype), align_corners: attr.b(align),
+                    half_pixel_centers: attr.b(half) };
+    addCase('ResizeBilinear', attrs, [images, int32s(size)],
+            (t) => tf.image.resizeBilinear(t, size, align, half),
+            { outDtypes: ['float32'], tol: kBilinearTol });
+    addCase('ResizeNearestNeighbor', attrs, [images, int32s(size)],
+            (t) => tf.image.resizeNearestNeighbor(t, size, align, half),
+            { reference: () => nearestResizeReference(images, size, align, half), tol: kExact });
+  }
+  // ResizeBilinearGrad and ResizeNearestNeighborGrad have no cases: tfjs's kernels ignore
+  // half_pixel_centers, its nearest-neighbour gradient spreads each gradient over a window
+  // instead of summing it into the pixel the forward op copied (and loops forever with
+  // align_corners and a dimension of 1), and its bilinear one disagreed on shapes. The kernel
+  // tests check both gradients as the adjoints of the forward ops instead.
+  for (let k = 0; k < 20; ++k) {
+    const method = k % 2 === 0 ? 'bilinear' : 'nearest';
+    const shape = [randInt(1, 2), randInt(1, 5), randInt(1, 5), randInt(1, 2)];
+    const numBoxes = randInt(1, 3);
+    // Nearest rounds the sampling position: crop sizes whose step divides exactly (1, 2, 3, 5)
+    // keep float32 (TensorFlow) and double (tfjs) positions on the same side of each .5.
+    const cropSize = method === 'nearest' ? [pick([1, 2, 3, 5]), pick([1, 2, 3, 5])]
+                                          : [randInt(1, 4), randInt(1, 4)];
+    const extrapolation = pick([0, 1.5]);
+    const boxInd = Array.from({ length: numBoxes }, () => randInt(0, shape[0] - 1));
+    addCase('CropAndResize',
+            { T: attr.type('float32'), method: attr.s(method),
+              extrapolation_value: attr.f(extrapolation) },
+            [randomTensor('float32', shape),
+             tensor('float32', [numBoxes, 4], randomFloats(numBoxes * 4, { lo: -0.25, hi: 1.25, grid: 8 })),
+             int32s(boxInd), int32s(cropSize)],
+            (image, boxes, ind) => tf.image.cropAndResize(image, boxes, ind, cropSize, method,
+                                                          extrapolation),
+            { outDtypes: ['float32'], tol: { ulps: 16, atol: 1e-4 } });
+  }
+  for (let k = 0; k < 36; ++k) {
+    const version = [3, 4, 5][k % 3];
+    const n = randInt(1, 8);
+    const boxes = randomFloats(n * 4, { lo: 0, hi: 3, grid: 4 });
+    // Few distinct scores: many ties.
+    const scores = Array.from({ length: n }, () => pick([0.1, 0.25, 0.5, 0.75, 0.9]));
+    const maxOutput = randInt(0, n + 1);
+    const soft = version === 5 && k % 2 === 0;
+    // With soft-NMS TensorFlow ignores the IOU threshold; 1 makes tfjs ignore it too (but for
+    // identical boxes, which the reference drops).
+    const iouThreshold = soft ? 1 : pick([0, 0.25, 0.5, 0.7]);
+    const scoreThreshold = pick([-1, 0.2, 0.5]);
+    const sigma = soft ? pick([0.5, 1]) : 0;
+    const inputs = [tensor('float32', [n, 4], boxes), tensor('float32', [n], scores),
+                    int32Scalar(maxOutput), floatScalar(iouThreshold), floatScalar(scoreThreshold)];
+    const reference = () => nmsReference(new Float32Array(boxes), new Float32Array(scores),
+                                         maxOutput, Math.fround(iouThreshold),
+                                         Math.fround(scoreThreshold), sigma);
+    if (version === 3) {
+      addCase('NonMaxSuppressionV3', { T: attr.type('float32'), T_threshold: attr.type('float32') },
+              inputs, (b, s) => tf.image.nonMaxSuppression(b, s, maxOutput, iouThreshold,
+                                                           scoreThreshold),
+              { outDtypes: ['int32'], reference });
+    } else if (version === 4) {
+      const pad = chance(0.5);
+      addCase('NonMaxSuppressionV4',
+              { T: attr.type('float32'), T_threshold: attr.type('float32'),
+                pad_to_max_output_size: attr.b(pad) },
+              inputs, (b, s) => {
+                const r = tf.image.nonMaxSuppressionPadded(b, s, maxOutput, iouThreshold,
+                                                           scoreThreshold, pad);
+                return [r.selectedIndices, r.validOutputs];
+              },
+              { outDtypes: ['int32'], reference: () => padded(reference(), pad ? maxOutput : 0) });
+    } else {
+      // tfjs's V5 has no padding and no valid_outputs output: the count is its length.
+      addCase('NonMaxSuppressionV5',
+              { T: attr.type('float32'), pad_to_max_output_size: attr.b(false) },
+              [...inputs, floatScalar(sigma)], (b, s) => {
+                const r = tf.image.nonMaxSuppressionWithScore(b, s, maxOutput, iouThreshold,
+                                                              scoreThreshold, sigma);
+                return [r.selectedIndices, r.selectedScores,
+                        tf.scalar(r.selectedIndices.shape[0], 'int32')];
+              },
+              { outDtypes: ['int32', 'float32', 'int32'], reference,
+                tol: { ulps: 32, atol: 1e-6 } });
+    }
+  }
+}
+
 function main() {
   const output = process.argv[2] || path.join(__dirname, 'cases.json');
   addUnaryCases();
@@ -1298,6 +1477,7 @@ function main() {
   addShapeCases();
   addPadGatherCases();
   addFillCastCases();
+  addImageCases();
 
   const ops = new Set(cases.map((c) => c.op));
   const header = {

@@ -71,6 +71,9 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterGatherNdKernels,
       &RegisterReverseSequenceKernels,
       &RegisterTopKKernels,
+      &RegisterResizeKernels,
+      &RegisterCropAndResizeKernels,
+      &RegisterNonMaxSuppressionKernels,
       &RegisterMatrixBandPartKernels,
       &RegisterSegmentReductionKernels,
   };

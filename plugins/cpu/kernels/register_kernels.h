@@ -68,6 +68,11 @@ sdk::Status RegisterDynamicStitchKernels(TSR_Registrar* registrar);  // and Para
 sdk::Status RegisterGatherNdKernels(TSR_Registrar* registrar);       // GatherNd ScatterNd
 sdk::Status RegisterReverseSequenceKernels(TSR_Registrar* registrar);
 sdk::Status RegisterTopKKernels(TSR_Registrar* registrar);  // TopKV2
+// Image and detection ops.
+sdk::Status RegisterResizeKernels(
+    TSR_Registrar* registrar);  // ResizeBilinear(Grad) ResizeNearestNeighbor(Grad)
+sdk::Status RegisterCropAndResizeKernels(TSR_Registrar* registrar);
+sdk::Status RegisterNonMaxSuppressionKernels(TSR_Registrar* registrar);  // V2 to V5
 sdk::Status RegisterMatrixBandPartKernels(TSR_Registrar* registrar);
 // SegmentSum SegmentMean SegmentMax UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
 sdk::Status RegisterSegmentReductionKernels(TSR_Registrar* registrar);
