@@ -29,6 +29,8 @@ std::vector<KernelCase> BatchMatMulCases(const CaseRequest& request);
 std::vector<KernelCase> ConvolutionCases(const CaseRequest& request, bool depthwise);
 std::vector<KernelCase> BiasAddCases(const CaseRequest& request);
 std::vector<KernelCase> PoolCases(const CaseRequest& request);
+std::vector<KernelCase> Conv3DCases(const CaseRequest& request);
+std::vector<KernelCase> Pool3DCases(const CaseRequest& request);
 
 // kernel_cases_array.cc: ops that build, reshape and select.
 std::vector<KernelCase> ConstCases(const CaseRequest& request);
