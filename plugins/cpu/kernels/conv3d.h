@@ -5,6 +5,7 @@
 #define TESSERA_PLUGINS_CPU_KERNELS_CONV3D_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "plugins/cpu/kernels/kernel_util.h"
