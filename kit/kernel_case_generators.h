@@ -29,6 +29,8 @@ std::vector<KernelCase> BatchMatMulCases(const CaseRequest& request);
 std::vector<KernelCase> ConvolutionCases(const CaseRequest& request, bool depthwise);
 std::vector<KernelCase> BiasAddCases(const CaseRequest& request);
 std::vector<KernelCase> PoolCases(const CaseRequest& request);
+std::vector<KernelCase> Conv3DCases(const CaseRequest& request);
+std::vector<KernelCase> Pool3DCases(const CaseRequest& request);
 // Image and detection ops.
 std::vector<KernelCase> ResizeCases(const CaseRequest& request);
 std::vector<KernelCase> ResizeGradCases(const CaseRequest& request, bool bilinear);

@@ -198,6 +198,9 @@ const std::map<std::string, Generator>& Generators() {
     };
     (*t)["MaxPool"] = PoolCases;
     (*t)["AvgPool"] = PoolCases;
+    (*t)["Conv3D"] = Conv3DCases;
+    (*t)["MaxPool3D"] = Pool3DCases;
+    (*t)["AvgPool3D"] = Pool3DCases;
     (*t)["BiasAdd"] = BiasAddCases;
     (*t)["ResizeBilinear"] = ResizeCases;
     (*t)["ResizeNearestNeighbor"] = ResizeCases;

@@ -1,4 +1,5 @@
-// Case generators for linear algebra, convolutions and pooling (NHWC).
+// Case generators for linear algebra, convolutions and pooling (NHWC, NDHWC for the 3-D ones) and the
+// image ops.
 #include <string>
 #include <utility>
 
@@ -160,6 +161,40 @@ std::vector<KernelCase> NonMaxSuppressionCases(const CaseRequest& request, int v
     if (version == 5) c.inputs.push_back(SmallIntegerScalar(threshold_type, sigma));
     c.variant = absl::StrCat("8boxes/max5", sigma > 0 ? "/soft" : "");
     cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> Conv3DCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::string padding : {"VALID", "SAME"}) {
+    for (int64_t stride : {1, 2}) {
+      KernelCase c;
+      c.inputs = {In(request, 0, {2, 4, 5, 4, 2}), In(request, 1, {2, 3, 2, 2, 3})};
+      c.attrs["strides"] = IntsAttr({1, stride, stride, stride, 1});
+      c.attrs["padding"] = StringAttr(padding);
+      c.variant = absl::StrCat(padding, "/strides", stride, ShapesName(c.inputs));
+      c.tolerance_scale = 24;  // the window: 2x3x2, times 2 input channels
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+std::vector<KernelCase> Pool3DCases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const std::string padding : {"VALID", "SAME"}) {
+    for (const auto& [window, stride] : {std::pair<int64_t, int64_t>{2, 2}, {3, 1}}) {
+      KernelCase c;
+      c.inputs = {In(request, 0, {2, 4, 5, 3, 2})};
+      c.attrs["ksize"] = IntsAttr({1, window, window, window, 1});
+      c.attrs["strides"] = IntsAttr({1, stride, stride, stride, 1});
+      c.attrs["padding"] = StringAttr(padding);
+      c.variant =
+          absl::StrCat(padding, "/window", window, "/strides", stride, ShapesName(c.inputs));
+      c.tolerance_scale = static_cast<double>(window * window * window);
+      cases.push_back(std::move(c));
+    }
   }
   return cases;
 }

@@ -103,6 +103,89 @@ absl::Status AvgPoolGrad(const Scope& s, const GradOp& op, const Grads& g, Grads
   return absl::OkStatus();
 }
 
+// MaxPoolV2's gradient through MaxPoolGradV2 with the same ksize and strides tensors; the
+// tensors themselves get none.
+absl::Status MaxPoolV2Grad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {Node(s, "MaxPoolGradV2", {op.inputs[0], op.outputs[0], g[0], op.inputs[1], op.inputs[2]},
+               CopyAttrs(op, {"T", "padding", "data_format"}), {g[0].type()})[0],
+          Output(), Output()};
+  return absl::OkStatus();
+}
+
+const std::vector<std::string>& Conv3DAttrs() {
+  static const auto* names =
+      new std::vector<std::string>{"T", "strides", "padding", "data_format", "dilations"};
+  return *names;
+}
+
+// d input = Conv3DBackpropInputV2(shape(input), filter, g); d filter = Conv3DBackpropFilterV2(
+// input, shape(filter), g).
+absl::Status Conv3DGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output& input = op.inputs[0];
+  const Output& filter = op.inputs[1];
+  const DataType t = g[0].type();
+  auto input_attrs = [&op](OpBuilder& b) {
+    CopyAttrs(op, Conv3DAttrs())(b);
+    b.AttrType("Tshape", TSR_DTYPE_INT32);
+  };
+  *out = {
+      Node(s, "Conv3DBackpropInputV2", {ops::Shape(s, input), filter, g[0]}, input_attrs, {t})[0],
+      Node(s, "Conv3DBackpropFilterV2", {input, ops::Shape(s, filter), g[0]},
+           CopyAttrs(op, Conv3DAttrs()), {t})[0]};
+  return absl::OkStatus();
+}
+
+// The input gradient is linear in filter and out_backprop: d filter =
+// Conv3DBackpropFilterV2(g, shape(filter), out_backprop), d out_backprop = Conv3D(g, filter).
+absl::Status Conv3DBackpropInputV2Grad(const Scope& s, const GradOp& op, const Grads& g,
+                                       Grads* out) {
+  const Output& filter = op.inputs[1];
+  const Output& dy = op.inputs[2];
+  const DataType t = g[0].type();
+  *out = {Output(),
+          Node(s, "Conv3DBackpropFilterV2", {g[0], ops::Shape(s, filter), dy},
+               CopyAttrs(op, Conv3DAttrs()), {t})[0],
+          Node(s, "Conv3D", {g[0], filter}, CopyAttrs(op, Conv3DAttrs()), {t})[0]};
+  return absl::OkStatus();
+}
+
+// d input = Conv3DBackpropInputV2(shape(input), g, out_backprop), d out_backprop =
+// Conv3D(input, g).
+absl::Status Conv3DBackpropFilterV2Grad(const Scope& s, const GradOp& op, const Grads& g,
+                                        Grads* out) {
+  const Output& input = op.inputs[0];
+  const Output& dy = op.inputs[2];
+  const DataType t = g[0].type();
+  auto input_attrs = [&op](OpBuilder& b) {
+    CopyAttrs(op, Conv3DAttrs())(b);
+    b.AttrType("Tshape", TSR_DTYPE_INT32);
+  };
+  *out = {Node(s, "Conv3DBackpropInputV2", {ops::Shape(s, input), g[0], dy}, input_attrs, {t})[0],
+          Output(), Node(s, "Conv3D", {input, g[0]}, CopyAttrs(op, Conv3DAttrs()), {t})[0]};
+  return absl::OkStatus();
+}
+
+absl::Status MaxPool3DGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  auto attrs = [&op](OpBuilder& b) {
+    CopyAttrs(op, PoolAttrs())(b);
+    b.AttrType("TInput", op.inputs[0].type());
+  };
+  *out = {Node(s, "MaxPool3DGrad", {op.inputs[0], op.outputs[0], g[0]}, attrs, {g[0].type()})[0]};
+  return absl::OkStatus();
+}
+
+absl::Status AvgPool3DGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {Node(s, "AvgPool3DGrad", {ops::Shape(s, op.inputs[0]), g[0]}, CopyAttrs(op, PoolAttrs()),
+               {g[0].type()})[0]};
+  return absl::OkStatus();
+}
+
+// AvgPool3DGrad is linear in grad: its gradient is AvgPool3D of the incoming one.
+absl::Status AvgPool3DGradGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {Output(), Node(s, "AvgPool3D", {g[0]}, CopyAttrs(op, PoolAttrs()), {g[0].type()})[0]};
+  return absl::OkStatus();
+}
+
 const std::vector<std::string>& ConvAttrs() {
   static const auto* names = new std::vector<std::string>{
       "T",           "strides",   "padding",         "explicit_paddings",
@@ -327,6 +410,13 @@ absl::Status RegisterNnGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("MaxPool", MaxPoolGrad));
   RETURN_IF_ERROR(r->Register("AvgPool", AvgPoolGrad));
   RETURN_IF_ERROR(r->Register("Conv2D", Conv2DGrad));
+  RETURN_IF_ERROR(r->Register("MaxPoolV2", MaxPoolV2Grad));
+  RETURN_IF_ERROR(r->Register("Conv3D", Conv3DGrad));
+  RETURN_IF_ERROR(r->Register("Conv3DBackpropInputV2", Conv3DBackpropInputV2Grad));
+  RETURN_IF_ERROR(r->Register("Conv3DBackpropFilterV2", Conv3DBackpropFilterV2Grad));
+  RETURN_IF_ERROR(r->Register("MaxPool3D", MaxPool3DGrad));
+  RETURN_IF_ERROR(r->Register("AvgPool3D", AvgPool3DGrad));
+  RETURN_IF_ERROR(r->Register("AvgPool3DGrad", AvgPool3DGradGrad));
   RETURN_IF_ERROR(r->Register("DepthwiseConv2dNative", DepthwiseConv2dNativeGrad));
   RETURN_IF_ERROR(r->Register("Relu", ReluGrad));
   RETURN_IF_ERROR(r->Register("Relu6", Relu6Grad));

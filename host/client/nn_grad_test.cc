@@ -1,7 +1,7 @@
 // Numeric checks of the neural-network gradients of nn_grad.cc: the exponential and leaky
 // activations, Softplus, Softsign, BiasAddV1, LRN, FusedBatchNormV3 in training and inference in
-// every data format, DepthwiseConv2dNative, and the second-order gradients of the activation
-// gradient ops and BiasAddGrad.
+// every data format, DepthwiseConv2dNative, Conv3D and its two gradient ops, the 3-D poolings,
+// MaxPoolV2, and the second-order gradients of the activation gradient ops and BiasAddGrad.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -347,6 +347,89 @@ TEST(NnGradTest, DepthwiseConv2dNative) {
                     return ops::Square(
                         s, ops::DepthwiseConv2dNative(s, x[0], x[1], strides, c.padding, attrs));
                   });
+  }
+}
+
+// Conv3D against its input and filter through Conv3DBackpropInputV2 and Conv3DBackpropFilterV2:
+// each padding, strides, dilations and both data formats.
+TEST(NnGradTest, Conv3D) {
+  struct Case {
+    std::string padding;
+    int64_t stride;
+    int64_t dilation;
+    std::string format;
+  };
+  for (const Case& c : std::vector<Case>{{"SAME", 1, 1, "NDHWC"},
+                                         {"VALID", 2, 1, "NCDHW"},
+                                         {"SAME", 1, 2, "NCDHW"},
+                                         {"VALID", 1, 2, "NDHWC"}}) {
+    SCOPED_TRACE(c.padding + " " + c.format + " stride " + std::to_string(c.stride) + " dilation " +
+                 std::to_string(c.dilation));
+    const bool ncdhw = c.format == "NCDHW";
+    const TensorShape input = ncdhw ? TensorShape{2, 2, 4, 5, 5} : TensorShape{2, 4, 5, 5, 2};
+    const std::vector<int64_t> strides = ncdhw ? std::vector<int64_t>{1, 1, c.stride, c.stride, 1}
+                                               : std::vector<int64_t>{1, c.stride, c.stride, 1, 1};
+    const std::vector<int64_t> dilations =
+        ncdhw ? std::vector<int64_t>{1, 1, 1, c.dilation, c.dilation}
+              : std::vector<int64_t>{1, 1, c.dilation, c.dilation, 1};
+    const ops::Conv3D::Attrs attrs = ops::Conv3D::DataFormat(c.format).Dilations(dilations);
+    CheckGradient(DT_DOUBLE, {input, {2, 2, 2, 2, 3}}, [&](const Scope& s, const Xs& x) -> Output {
+      return ops::Square(s, ops::Conv3D(s, x[0], x[1], strides, c.padding, attrs));
+    });
+  }
+}
+
+// The second-order gradients: the gradient ops are linear in each data input.
+TEST(NnGradTest, Conv3DBackpropInputAndFilter) {
+  const std::vector<int64_t> strides = {1, 2, 1, 1, 1};
+  CheckGradient(
+      DT_DOUBLE, {{2, 2, 2, 2, 3}, {1, 2, 4, 3, 3}}, [&](const Scope& s, const Xs& x) -> Output {
+        return ops::Square(s, ops::Conv3DBackpropInputV2(s, ops::Const(s, {1, 4, 4, 3, 2}), x[0],
+                                                         x[1], strides, "SAME"));
+      });
+  CheckGradient(
+      DT_DOUBLE, {{1, 4, 4, 3, 2}, {1, 3, 3, 2, 3}}, [&](const Scope& s, const Xs& x) -> Output {
+        return ops::Square(s, ops::Conv3DBackpropFilterV2(s, x[0], ops::Const(s, {2, 2, 2, 2, 3}),
+                                                          x[1], {1, 1, 1, 1, 1}, "VALID"));
+      });
+}
+
+TEST(NnGradTest, Pool3D) {
+  for (const std::string format : {"NDHWC", "NCDHW"}) {
+    SCOPED_TRACE(format);
+    const bool ncdhw = format == "NCDHW";
+    const TensorShape input = ncdhw ? TensorShape{1, 2, 3, 4, 5} : TensorShape{1, 3, 4, 5, 2};
+    const std::vector<int64_t> ksize =
+        ncdhw ? std::vector<int64_t>{1, 1, 2, 2, 3} : std::vector<int64_t>{1, 2, 2, 3, 1};
+    const std::vector<int64_t> strides =
+        ncdhw ? std::vector<int64_t>{1, 1, 1, 2, 2} : std::vector<int64_t>{1, 1, 2, 2, 1};
+    for (const char* padding : {"SAME", "VALID"}) {
+      SCOPED_TRACE(padding);
+      CheckGradient(DT_DOUBLE, {input}, [&](const Scope& s, const Xs& x) -> Output {
+        return ops::Square(s, ops::AvgPool3D(s, x[0], ksize, strides, padding,
+                                             ops::AvgPool3D::DataFormat(format)));
+      });
+      // MaxPool3D has a float kernel only; distinct random values keep each window's maximum
+      // in place under the checker's nudges.
+      CheckGradient(DT_FLOAT, {input}, [&](const Scope& s, const Xs& x) -> Output {
+        return ops::MaxPool3D(s, x[0], ksize, strides, padding, ops::MaxPool3D::DataFormat(format));
+      });
+    }
+  }
+  // AvgPool3DGrad is linear in its gradient input.
+  CheckGradient(DT_DOUBLE, {{1, 3, 2, 3, 2}}, [&](const Scope& s, const Xs& x) -> Output {
+    return ops::Square(s, ops::AvgPool3DGrad(s, ops::Const(s, {1, 3, 4, 5, 2}), x[0],
+                                             {1, 2, 2, 3, 1}, {1, 1, 2, 2, 1}, "SAME"));
+  });
+}
+
+TEST(NnGradTest, MaxPoolV2) {
+  for (const char* padding : {"SAME", "VALID"}) {
+    SCOPED_TRACE(padding);
+    CheckGradient(DT_DOUBLE, {{2, 5, 4, 3}}, [&](const Scope& s, const Xs& x) -> Output {
+      return ops::MaxPoolV2(s, x[0], ops::Const(s, {1, 2, 3, 1}), ops::Const(s, {1, 2, 1, 1}),
+                            padding);
+    });
   }
 }
 

@@ -225,6 +225,56 @@ MaxPoolGrad::MaxPoolGrad(const Scope& scope, Input orig_input, Input orig_output
   output = internal::FirstOutput(operation);
 }
 
+MaxPoolV2::MaxPoolV2(const Scope& scope, Input input, Input ksize, Input strides,
+                     const std::string& padding, const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, input);
+  Output k = AsNodeOut(scope, ksize);
+  Output s = AsNodeOut(scope, strides);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MaxPoolV2");
+  builder.CheckType("ksize", k, {DT_INT32});
+  builder.CheckType("strides", s, {DT_INT32});
+  CheckOneOf(builder, "padding", padding, {"SAME", "VALID"});
+  CheckOneOf(builder, "data_format", attrs.data_format_, {"NHWC", "NCHW"});
+  builder.AttrType("T", in.type())
+      .Input(in)
+      .Input(k)
+      .Input(s)
+      .AttrString("padding", padding)
+      .AttrString("data_format", attrs.data_format_);
+  operation = builder.Finalize({in.type()});
+  output = internal::FirstOutput(operation);
+}
+
+MaxPoolGradV2::MaxPoolGradV2(const Scope& scope, Input orig_input, Input orig_output, Input grad,
+                             Input ksize, Input strides, const std::string& padding,
+                             const Attrs& attrs) {
+  if (!scope.ok()) return;
+  Output in = AsNodeOut(scope, orig_input);
+  Output out = AsNodeOut(scope, orig_output);
+  Output g = AsNodeOut(scope, grad);
+  Output k = AsNodeOut(scope, ksize);
+  Output s = AsNodeOut(scope, strides);
+  if (!scope.ok()) return;
+  OpBuilder builder(scope, "MaxPoolGradV2");
+  DataType t = builder.CommonType("T", {in, out, g});
+  builder.CheckType("ksize", k, {DT_INT32});
+  builder.CheckType("strides", s, {DT_INT32});
+  CheckOneOf(builder, "padding", padding, {"SAME", "VALID"});
+  CheckOneOf(builder, "data_format", attrs.data_format_, {"NHWC", "NCHW"});
+  builder.AttrString("padding", padding)
+      .AttrString("data_format", attrs.data_format_)
+      .Input(in)
+      .Input(out)
+      .Input(g)
+      .Input(k)
+      .Input(s)
+      .AttrType("T", t);
+  operation = builder.Finalize({t});
+  output = internal::FirstOutput(operation);
+}
+
 AvgPool::AvgPool(const Scope& scope, Input value, const std::vector<int64_t>& ksize,
                  const std::vector<int64_t>& strides, const std::string& padding,
                  const Attrs& attrs) {

@@ -351,6 +351,37 @@ class MaxPoolGrad {
   Output output;
 };
 
+// MaxPool with ksize and strides given as int32 tensors (4 values each, in the data format's
+// order), padding "SAME" or "VALID". Attrs T, padding, data_format.
+class MaxPoolV2 {
+ public:
+  using Attrs = DataFormatAttrs;
+  MaxPoolV2(const Scope& scope, Input input, Input ksize, Input strides, const std::string& padding)
+      : MaxPoolV2(scope, input, ksize, strides, padding, Attrs()) {}
+  MaxPoolV2(const Scope& scope, Input input, Input ksize, Input strides, const std::string& padding,
+            const Attrs& attrs);
+  static Attrs DataFormat(std::string x) { return Attrs().DataFormat(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// MaxPoolV2's gradient: `grad` goes to the first maximum of each window of orig_input. Attrs
+// padding, data_format, T.
+class MaxPoolGradV2 {
+ public:
+  using Attrs = DataFormatAttrs;
+  MaxPoolGradV2(const Scope& scope, Input orig_input, Input orig_output, Input grad, Input ksize,
+                Input strides, const std::string& padding)
+      : MaxPoolGradV2(scope, orig_input, orig_output, grad, ksize, strides, padding, Attrs()) {}
+  MaxPoolGradV2(const Scope& scope, Input orig_input, Input orig_output, Input grad, Input ksize,
+                Input strides, const std::string& padding, const Attrs& attrs);
+  static Attrs DataFormat(std::string x) { return Attrs().DataFormat(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
 // The mean over windows (padding "SAME" or "VALID"; padded positions are not counted). Attrs
 // T, ksize, strides, padding, data_format.
 class AvgPool {

@@ -44,6 +44,8 @@ tensorflow::GraphDef GraphWithEveryNnWrapper() {
   ops::MaxPool(root, x, {1, 3, 3, 1}, {1, 1, 1, 1}, "EXPLICIT",
                ops::MaxPool::ExplicitPaddings({0, 0, 1, 1, 1, 1, 0, 0}));
   ops::MaxPoolGrad(root, x, max, max, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME");
+  ops::MaxPoolV2 max_v2(root, x, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME");
+  ops::MaxPoolGradV2(root, x, max_v2, max_v2, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME");
   ops::AvgPool avg(root, x, {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID");
   ops::AvgPoolGrad(root, {2, 4, 4, 3}, avg, {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID");
   ops::FusedBatchNormV3 bn(root, x, v, v, v, v, ops::FusedBatchNormV3::IsTraining(false));

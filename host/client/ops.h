@@ -8,6 +8,7 @@
 #define TESSERA_HOST_CLIENT_OPS_H_
 
 #include "host/client/array_ops.h"
+#include "host/client/conv3d_ops.h"
 #include "host/client/conv_ops.h"
 #include "host/client/image_ops.h"
 #include "host/client/math_ops.h"

@@ -1,6 +1,7 @@
 // TensorFlow's neural-network ops: activations and their gradients, BiasAdd, BiasAddV1 (BiasAdd
 // without data_format), BiasAddGrad, softmax and the cross-entropy losses, L2Loss, LRN(Grad),
-// MaxPool/AvgPool and their gradients, FusedBatchNorm, V2 and V3 with their gradients, and TopKV2.
+// MaxPool/AvgPool and their gradients, MaxPoolV2 and MaxPoolGradV2, FusedBatchNorm, V2 and V3 with
+// their gradients, and TopKV2.
 #include <string>
 #include <vector>
 
@@ -168,20 +169,17 @@ absl::Status CheckExplicitPaddings(const ShapeInferenceContext& ctx, const std::
 
 // MaxPool and AvgPool: `op` names the op in TensorFlow's attr-length errors; MaxPool also pools
 // over the depth dimension and accepts EXPLICIT padding.
-absl::Status PoolShape(ShapeInferenceContext& ctx, const char* op, bool max_pool) {
+// The shape of a pooling with the given window sizes and strides (from attrs or, for the V2
+// ops, from constant inputs).
+absl::Status PoolShapeOf(ShapeInferenceContext& ctx, const char* op, bool max_pool,
+                         const PartialShape& input, const std::vector<int64_t>& ksize,
+                         const std::vector<int64_t>& strides) {
   std::string data_format;
   RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
-  const bool vect_c = data_format == "NCHW_VECT_C";
-  PartialShape input;
-  ASSIGN_OR_RETURN(input, ctx.WithRank(0, vect_c ? 5 : 4));
-  std::vector<int64_t> strides;
-  std::vector<int64_t> ksize;
-  RETURN_IF_ERROR(ctx.GetAttr("strides", &strides));
   if (strides.size() != 4) {
     return ctx.Error(absl::StrCat(
         op, " requires the stride attribute to contain 4 values, but got: ", strides.size()));
   }
-  RETURN_IF_ERROR(ctx.GetAttr("ksize", &ksize));
   for (size_t i = 0; i < ksize.size(); ++i) {
     if (ksize[i] < 1) {
       return ctx.Error(absl::StrCat("Sliding window ksize for dimension ", i, " was zero."));
@@ -195,7 +193,7 @@ absl::Status PoolShape(ShapeInferenceContext& ctx, const char* op, bool max_pool
   std::string padding;
   RETURN_IF_ERROR(ctx.GetAttr("padding", &padding));
   std::vector<int64_t> paddings(8, 0);
-  if (max_pool) {
+  if (max_pool && ctx.attr("explicit_paddings") != nullptr) {
     std::vector<int64_t> explicit_paddings;
     RETURN_IF_ERROR(ctx.GetAttr("explicit_paddings", &explicit_paddings));
     RETURN_IF_ERROR(CheckExplicitPaddings(ctx, padding, explicit_paddings, layout));
@@ -216,6 +214,48 @@ absl::Status PoolShape(ShapeInferenceContext& ctx, const char* op, bool max_pool
   }
   ctx.set_output(0, std::move(output));
   return absl::OkStatus();
+}
+
+// MaxPool and AvgPool, whose ksize and strides are attrs.
+absl::Status PoolShape(ShapeInferenceContext& ctx, const char* op, bool max_pool) {
+  std::string data_format;
+  RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
+  PartialShape input;
+  ASSIGN_OR_RETURN(input, ctx.WithRank(0, data_format == "NCHW_VECT_C" ? 5 : 4));
+  std::vector<int64_t> strides;
+  std::vector<int64_t> ksize;
+  RETURN_IF_ERROR(ctx.GetAttr("strides", &strides));
+  RETURN_IF_ERROR(ctx.GetAttr("ksize", &ksize));
+  return PoolShapeOf(ctx, op, max_pool, input, ksize, strides);
+}
+
+// MaxPoolV2: ksize and strides are inputs 1 and 2, 4-element vectors; while either value is
+// unknown so is the shape.
+absl::Status MaxPoolV2Shape(ShapeInferenceContext& ctx) {
+  std::string data_format;
+  RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
+  PartialShape input;
+  ASSIGN_OR_RETURN(input, ctx.WithRank(0, data_format == "NCHW_VECT_C" ? 5 : 4));
+  for (int i : {1, 2}) {
+    PartialShape sizes;
+    ASSIGN_OR_RETURN(sizes, ctx.WithRank(i, 1));
+    if (sizes.dim(0) != kUnknownDim && sizes.dim(0) != 4) {
+      return ctx.Error(absl::StrCat("Dimension must be 4 but is ", sizes.dim(0), " (",
+                                    i == 1 ? "ksize" : "strides", ")"));
+    }
+  }
+  std::vector<int64_t> ksize;
+  std::vector<int64_t> strides;
+  bool known = false;
+  ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(1, &ksize));
+  if (known) {
+    ASSIGN_OR_RETURN(known, ctx.ConstantInputAsInt64s(2, &strides));
+  }
+  if (!known) {
+    ctx.set_output(0, PartialShape());
+    return absl::OkStatus();
+  }
+  return PoolShapeOf(ctx, "MaxPool", true, input, ksize, strides);
 }
 
 // AvgPoolGrad: the shape is the value of orig_input_shape when known, else any 4-D shape.
@@ -490,7 +530,35 @@ absl::Status RegisterPoolingOps(OpRegistry* registry) {
       .Output("output", "T")
       .TypeAttr("T", RealNumberTypes(), kFloat)
       .SetShapeFn(UnchangedShapeWithRankFour);
-  return RegisterOp(registry, max_pool_grad);
+  RETURN_IF_ERROR(RegisterOp(registry, max_pool_grad));
+
+  OpDefBuilder max_pool_v2("MaxPoolV2");
+  max_pool_v2
+      .TypeAttr("T",
+                {kHalf, kBfloat16, kFloat, kDouble, kInt32, kInt64, TSR_DTYPE_UINT8,
+                 TSR_DTYPE_INT16, TSR_DTYPE_INT8, TSR_DTYPE_UINT16, TSR_DTYPE_QINT8},
+                kFloat)
+      .Input("input", "T")
+      .Input("ksize", kInt32)
+      .Input("strides", kInt32)
+      .Output("output", "T")
+      .StringAttr("padding", std::nullopt, {"SAME", "VALID"})
+      .StringAttr("data_format", "NHWC", {"NHWC", "NCHW", "NCHW_VECT_C"})
+      .SetShapeFn(MaxPoolV2Shape);
+  RETURN_IF_ERROR(RegisterOp(registry, max_pool_v2));
+
+  OpDefBuilder max_pool_grad_v2("MaxPoolGradV2");
+  max_pool_grad_v2.StringAttr("padding", std::nullopt, {"SAME", "VALID"})
+      .StringAttr("data_format", "NHWC", formats)
+      .Input("orig_input", "T")
+      .Input("orig_output", "T")
+      .Input("grad", "T")
+      .Input("ksize", kInt32)
+      .Input("strides", kInt32)
+      .Output("output", "T")
+      .TypeAttr("T", RealNumberTypes(), kFloat)
+      .SetShapeFn(UnchangedShapeWithRankFour);
+  return RegisterOp(registry, max_pool_grad_v2);
 }
 
 absl::Status RegisterBatchNormOps(OpRegistry* registry) {

@@ -327,6 +327,39 @@ TEST_F(NnOpsTest, MaxPoolExplicitPaddingAndDepthPooling) {
   EXPECT_EQ(Attr("MaxPool", "ksize")->minimum(), 4);
 }
 
+TEST_F(NnOpsTest, MaxPoolV2TakesKsizeAndStridesFromItsInputs) {
+  const std::string attrs =
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'padding' value { s: 'SAME' } }";
+  Tensor ksize = Tensor::Vector<int32_t>({1, 3, 3, 1});
+  Tensor strides = Tensor::Vector<int32_t>({1, 2, 2, 1});
+  auto out = InferShapes(*ops_, "MaxPoolV2", attrs,
+                         {PartialShape({1, 5, 7, 2}), PartialShape({4}), PartialShape({4})},
+                         {nullptr, &ksize, &strides});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({1, 3, 4, 2})));
+  // Unknown values: an unknown shape.
+  out = InferShapes(*ops_, "MaxPoolV2", attrs,
+                    {PartialShape({1, 5, 7, 2}), PartialShape({4}), PartialShape({4})},
+                    {nullptr, &ksize});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape()));
+  ExpectError(InferShapes(*ops_, "MaxPoolV2", attrs,
+                          {PartialShape({1, 5, 7, 2}), PartialShape({3}), PartialShape({4})}),
+              "Dimension must be 4 but is 3 (ksize)");
+  Tensor three = Tensor::Vector<int32_t>({1, 2, 2});
+  ExpectError(InferShapes(*ops_, "MaxPoolV2", attrs,
+                          {PartialShape({1, 5, 7, 2}), PartialShape({4}), PartialShape({-1})},
+                          {nullptr, &ksize, &three}),
+              "MaxPool requires the stride attribute to contain 4 values, but got: 3");
+  out = InferShapes(*ops_, "MaxPoolGradV2", attrs,
+                    {PartialShape({1, 5, 7, 2}), PartialShape({1, 3, 4, 2}),
+                     PartialShape({1, 3, 4, 2}), PartialShape({4}), PartialShape({4})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(*out, ElementsAre(PartialShape({1, 5, 7, 2})));
+  EXPECT_EQ(Def("MaxPoolV2").input_arg(1).type(), tensorflow::DT_INT32);
+  EXPECT_EQ(Def("MaxPoolGradV2").input_arg(4).name(), "strides");
+}
+
 TEST_F(NnOpsTest, PoolingGradientShapes) {
   auto out = InferShapes(
       *ops_, "MaxPoolGrad", PoolAttrs("VALID", {1, 2, 2, 1}, {1, 2, 2, 1}),

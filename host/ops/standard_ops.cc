@@ -17,6 +17,7 @@ absl::Status RegisterStandardOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterNnOps(registry));
   RETURN_IF_ERROR(RegisterInternalOps(registry));
   RETURN_IF_ERROR(RegisterConvOps(registry));
+  RETURN_IF_ERROR(RegisterConv3DOps(registry));
   RETURN_IF_ERROR(RegisterRandomOps(registry));
   RETURN_IF_ERROR(RegisterStateOps(registry));
   RETURN_IF_ERROR(RegisterTrainingOps(registry));

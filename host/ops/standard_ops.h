@@ -20,6 +20,7 @@ absl::Status RegisterArrayOps(OpRegistry* registry);
 absl::Status RegisterNnOps(OpRegistry* registry);
 absl::Status RegisterInternalOps(OpRegistry* registry);
 absl::Status RegisterConvOps(OpRegistry* registry);      // conv_ops.cc
+absl::Status RegisterConv3DOps(OpRegistry* registry);    // conv3d_ops.cc
 absl::Status RegisterRandomOps(OpRegistry* registry);    // random_ops.cc
 absl::Status RegisterStateOps(OpRegistry* registry);     // state_ops.cc
 absl::Status RegisterTrainingOps(OpRegistry* registry);  // training_ops.cc

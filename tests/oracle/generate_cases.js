@@ -1463,6 +1463,114 @@ function addImageCases() {
   }
 }
 
+// 3-D convolutions and poolings, NDHWC (tfjs has no channels-first layouts).
+function addConv3DCases() {
+  const randomVolume = (maxSide) => [randInt(1, 2), randInt(1, maxSide), randInt(1, maxSide),
+                                     randInt(1, maxSide), randInt(1, 3)];
+  for (let k = 0; k < 16; ++k) {
+    const shape = randomVolume(5);
+    const fs = shape.slice(1, 4).map((d) => randInt(1, Math.min(3, d)));
+    const oc = randInt(1, 3);
+    const padding = pick(['SAME', 'VALID']);
+    // As for Conv2D, tfjs refuses strides and dilations both above 1.
+    const dilated = chance(0.25);
+    // Strides stay within the window in every 3-D case: where a stride exceeds the window tfjs's
+    // 3-D SAME padding goes negative (TensorFlow, and tfjs's 2-D code, clamp it to 0), and its
+    // MaxPool3DGrad also differs there (see below).
+    const strides = fs.map((f) => (dilated ? 1 : randInt(1, Math.min(2, f))));
+    const dilations = [0, 1, 2].map(() => (dilated ? randInt(1, 2) : 1));
+    if (padding === 'VALID' && fs.some((f, i) => (f - 1) * dilations[i] + 1 > shape[i + 1])) {
+      continue;
+    }
+    addCase('Conv3D',
+            { T: attr.type('float32'), strides: attr.ints([1, ...strides, 1]),
+              padding: attr.s(padding), dilations: attr.ints([1, ...dilations, 1]),
+              data_format: attr.s('NDHWC') },
+            [randomTensor('float32', shape), randomTensor('float32', [...fs, shape[4], oc])],
+            (x, f) => tf.conv3d(x, f, strides, padding.toLowerCase(), 'NDHWC', dilations),
+            { tol: accumulated(fs[0] * fs[1] * fs[2] * shape[4], 16) });
+  }
+  // The gradients: tfjs's kernels take no dilations.
+  for (let k = 0; k < 12; ++k) {
+    const shape = randomVolume(5);
+    const [n, c] = [shape[0], shape[4]];
+    const fs = shape.slice(1, 4).map((d) => randInt(1, Math.min(3, d)));
+    const oc = randInt(1, 3);
+    const padding = pick(['SAME', 'VALID']);
+    const strides = fs.map((f) => randInt(1, Math.min(2, f)));
+    const out = [0, 1, 2].map((i) => convOutSize(shape[i + 1], fs[i], strides[i], 1, padding));
+    const attrs = { T: attr.type('float32'), strides: attr.ints([1, ...strides, 1]),
+                    padding: attr.s(padding), dilations: attr.ints([1, 1, 1, 1, 1]),
+                    data_format: attr.s('NDHWC') };
+    const pad = padding.toLowerCase();
+    const filterShape = [...fs, c, oc];
+    const dy = randomTensor('float32', [n, ...out, oc]);
+    addCase('Conv3DBackpropInputV2', { ...attrs, Tshape: attr.type('int32') },
+            [int32s(shape), randomTensor('float32', filterShape), dy],
+            (sizes, filter, dy) => runKernel('Conv3DBackpropInputV2', { dy, filter },
+                                             { strides, pad, inputShape: shape }),
+            { tol: accumulated(fs[0] * fs[1] * fs[2] * oc, 16), outDtypes: ['float32'] });
+    addCase('Conv3DBackpropFilterV2', attrs,
+            [randomTensor('float32', shape), int32s(filterShape), dy],
+            (x, sizes, dy) => runKernel('Conv3DBackpropFilterV2', { x, dy },
+                                        { strides, pad, filterShape }),
+            { tol: accumulated(n * out[0] * out[1] * out[2], 16), outDtypes: ['float32'] });
+  }
+  // Distinct values, so that no window has two maxima: TensorFlow's MaxPool3DGrad gives the
+  // gradient to every element within 1e-5 of the maximum, tfjs to one of them.
+  const distinct = (shape) => {
+    const n = numElements(shape);
+    const values = [];
+    for (let i = 0; i < n; ++i) values.push((i - n / 2) / 8);
+    for (let i = n - 1; i > 0; --i) {
+      const j = randInt(0, i);
+      [values[i], values[j]] = [values[j], values[i]];
+    }
+    return tensor('float32', shape, values);
+  };
+  for (let k = 0; k < 24; ++k) {
+    const shape = randomVolume(5);
+    const ks = shape.slice(1, 4).map((d) => randInt(1, Math.min(3, d)));
+    const strides = ks.map((w) => randInt(1, Math.min(2, w)));
+    const padding = pick(['SAME', 'VALID']);
+    const pad = padding.toLowerCase();
+    const attrs = { T: attr.type('float32'), ksize: attr.ints([1, ...ks, 1]),
+                    strides: attr.ints([1, ...strides, 1]), padding: attr.s(padding),
+                    data_format: attr.s('NDHWC') };
+    const window = ks[0] * ks[1] * ks[2];
+    // -inf and NaN are left out of MaxPool3D: a window of only -inf that reaches into SAME
+    // padding gives the padding value -FLT_MAX in TensorFlow (-inf in tfjs), and tfjs skips NaN.
+    const x = randomTensor('float32', shape, { specials: k % 4 === 0 ? [Infinity] : false });
+    addCase(k % 2 === 0 ? 'MaxPool3D' : 'AvgPool3D', attrs, [x],
+            (t) => (k % 2 === 0 ? tf.maxPool3d : tf.avgPool3d)(t, ks, strides, pad),
+            { tol: accumulated(window, 4) });
+    const out = [0, 1, 2].map((i) => convOutSize(shape[i + 1], ks[i], strides[i], 1, padding));
+    const dy = randomTensor('float32', [shape[0], ...out, shape[4]]);
+    if (k % 2 === 0) {
+      // tfjs's MaxPool3DGrad loses gradients where a stride is above 1 (a [1,2,1] window moved
+      // by [1,2,1] over [1,5,2,3] gives all zeros) and shifts them with SAME padding: VALID with
+      // unit strides only.
+      if (strides.some((s) => s > 1) || padding === 'SAME') continue;
+      const input = distinct(shape);
+      const y = tf.tidy(() => {
+        const t = tf.maxPool3d(toTf(input), ks, strides, pad);
+        return tensor('float32', t.shape, Array.from(t.dataSync()));
+      });
+      addCase('MaxPool3DGrad', { ...attrs, TInput: attr.type('float32') }, [input, y, dy],
+              (input, output, dy) => runKernel('MaxPool3DGrad', { dy, input, output },
+                                               { filterSize: ks, strides, pad }),
+              { tol: accumulated(window, 4) });
+    } else if (padding === 'VALID') {
+      // tfjs's AvgPool3DGrad divides by the whole window where SAME padding cuts it
+      // (TensorFlow by the elements inside): VALID only.
+      addCase('AvgPool3DGrad', attrs, [int32s(shape), dy],
+              (sizes, dy) => runKernel('AvgPool3DGrad', { dy, input: tf.zeros(shape) },
+                                       { filterSize: ks, strides, pad }),
+              { tol: accumulated(window, 4), outDtypes: ['float32'] });
+    }
+  }
+}
+
 function main() {
   const output = process.argv[2] || path.join(__dirname, 'cases.json');
   addUnaryCases();
@@ -1478,6 +1586,7 @@ function main() {
   addPadGatherCases();
   addFillCastCases();
   addImageCases();
+  addConv3DCases();
 
   const ops = new Set(cases.map((c) => c.op));
   const header = {

@@ -1,7 +1,7 @@
-// MaxPoolGrad (float, double, int32, int64) and AvgPoolGrad (float, double) on CPU, NHWC and
-// NCHW. MaxPoolGrad sends each output gradient to the first maximum of its window in row-major
-// order (TensorFlow's tie rule, recomputed from orig_input); AvgPoolGrad spreads it evenly over
-// the window's elements inside the input.
+// MaxPoolGrad, MaxPoolGradV2 (float, double, int32, int64) and AvgPoolGrad (float, double) on CPU,
+// NHWC and NCHW. MaxPoolGrad sends each output gradient to the first maximum of its window in
+// row-major order (TensorFlow's tie rule, recomputed from orig_input); AvgPoolGrad spreads it
+// evenly over the window's elements inside the input.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -19,15 +19,21 @@ Status ExpectShape(const char* what, const Shape& expected, const Shape& actual)
                               ", but got ", actual.DebugString());
 }
 
+Status CheckNoDepthPooling(const PoolAttrs& attrs) {
+  if (attrs.ksize[attrs.depth_dim()] != 1 || attrs.strides[attrs.depth_dim()] != 1) {
+    return sdk::Unimplemented("MaxPoolingGrad is not yet supported on the depth dimension.");
+  }
+  return OkStatus();
+}
+
+// MaxPoolGrad, or MaxPoolGradV2 (`kV2`: ksize and strides are inputs 3 and 4).
+template <bool kV2>
 class MaxPoolGradKernel : public sdk::Kernel {
  public:
   explicit MaxPoolGradKernel(KernelConstruction& ctx) {
-    attrs_.Parse(ctx, /*allow_explicit=*/true);
-    if (!ctx.ok()) return;
-    if (attrs_.ksize[attrs_.depth_dim()] != 1 || attrs_.strides[attrs_.depth_dim()] != 1) {
-      ctx.SetStatus(
-          sdk::Unimplemented("MaxPoolingGrad is not yet supported on the depth dimension."));
-    }
+    attrs_.Parse(ctx, /*allow_explicit=*/!kV2, /*window_attrs=*/!kV2);
+    if (!ctx.ok() || kV2) return;
+    ctx.SetStatus(CheckNoDepthPooling(attrs_));
   }
 
   Status Compute(KernelContext& ctx) override {
@@ -37,12 +43,21 @@ class MaxPoolGradKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &output));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &grad));
+    PoolAttrs attrs = attrs_;
+    if constexpr (kV2) {
+      TensorView ksize;
+      TensorView strides;
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(3, &ksize));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(4, &strides));
+      TESSERA_SDK_RETURN_IF_ERROR(attrs.SetWindow(ksize, strides));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckNoDepthPooling(attrs));
+    }
     if (input.rank() != 4) return sdk::InvalidArgument("tensor_in must be 4-dimensional");
     if (output.rank() != 4) return sdk::InvalidArgument("tensor_out must be 4-dimensional");
     if (grad.rank() != 4) return sdk::InvalidArgument("out_backprop must be 4-dimensional");
     PoolGeometry g;
-    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
-    const Shape out_shape = g.OutputShape(attrs_.channels_first);
+    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs, input.shape()));
+    const Shape out_shape = g.OutputShape(attrs.channels_first);
     TESSERA_SDK_RETURN_IF_ERROR(ExpectShape("orig_output", out_shape, output.shape()));
     TESSERA_SDK_RETURN_IF_ERROR(ExpectShape("grad", out_shape, grad.shape()));
     TensorView in_grad;
@@ -182,8 +197,10 @@ class AvgPoolGradKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterPoolGradKernels(TSR_Registrar* registrar) {
-  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MaxPoolGradKernel>(registrar, "MaxPoolGrad", kCpu,
-                                                                 {{"T", RealNumberTypes()}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MaxPoolGradKernel<false>>(
+      registrar, "MaxPoolGrad", kCpu, {{"T", RealNumberTypes()}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MaxPoolGradKernel<true>>(
+      registrar, "MaxPoolGradV2", kCpu, {{"T", RealNumberTypes()}}, 0, 0, {"ksize", "strides"}));
   return sdk::RegisterKernel<AvgPoolGradKernel>(
       registrar, "AvgPoolGrad", kCpu, {{"T", FloatingTypes()}}, 0, 0, {"orig_input_shape"});
 }

@@ -1,5 +1,5 @@
-// MaxPool (float, double, int32, int64) and AvgPool (float, double) on CPU, NHWC and NCHW:
-// output rows of each image sharded over the host's pool; AvgPool divides by the number of
+// MaxPool and MaxPoolV2 (float, double, int32, int64) and AvgPool (float, double) on CPU, NHWC and
+// NCHW: output rows of each image sharded over the host's pool; AvgPool divides by the number of
 // window elements inside the input (SAME padding is not counted), MaxPool also pools over the
 // depth dimension alone as TensorFlow's CPU kernel does.
 #include <algorithm>
@@ -59,33 +59,53 @@ struct MeanReducer {
   static T Finish(T acc, int64_t count) { return acc / static_cast<T>(count); }
 };
 
+// Whether `attrs` pools over the depth dimension alone (TensorFlow's CPU kernel pools over
+// depth or over rows and columns, never both).
+Status CheckDepthwise(const PoolAttrs& attrs, bool* depthwise) {
+  const int64_t depth_window = attrs.ksize[attrs.depth_dim()];
+  const int64_t depth_stride = attrs.strides[attrs.depth_dim()];
+  *depthwise = depth_window != 1 || depth_stride != 1;
+  if (!*depthwise) return OkStatus();
+  if (attrs.ksize[attrs.rows_dim()] != 1 || attrs.ksize[attrs.cols_dim()] != 1) {
+    return sdk::Unimplemented(
+        "MaxPooling supports exactly one of pooling across depth or pooling across "
+        "width/height.");
+  }
+  if (depth_stride != depth_window) {
+    return sdk::Unimplemented(
+        "Depthwise max pooling requires the depth window to equal the depth stride");
+  }
+  return OkStatus();
+}
+
+// MaxPool, or MaxPoolV2 (`kV2`: ksize and strides are inputs 1 and 2).
+template <bool kV2>
 class MaxPoolKernel : public sdk::Kernel {
  public:
   explicit MaxPoolKernel(KernelConstruction& ctx) {
-    attrs_.Parse(ctx, /*allow_explicit=*/true);
-    if (!ctx.ok()) return;
-    const int64_t depth_window = attrs_.ksize[attrs_.depth_dim()];
-    const int64_t depth_stride = attrs_.strides[attrs_.depth_dim()];
-    if (depth_window == 1 && depth_stride == 1) return;
-    depthwise_ = true;
-    if (attrs_.ksize[attrs_.rows_dim()] != 1 || attrs_.ksize[attrs_.cols_dim()] != 1) {
-      ctx.SetStatus(sdk::Unimplemented(
-          "MaxPooling supports exactly one of pooling across depth or pooling across "
-          "width/height."));
-    } else if (depth_stride != depth_window) {
-      ctx.SetStatus(sdk::Unimplemented(
-          "Depthwise max pooling requires the depth window to equal the depth stride"));
-    }
+    attrs_.Parse(ctx, /*allow_explicit=*/!kV2, /*window_attrs=*/!kV2);
+    if (!ctx.ok() || kV2) return;
+    ctx.SetStatus(CheckDepthwise(attrs_, &depthwise_));
   }
 
   Status Compute(KernelContext& ctx) override {
     TensorView input;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
+    PoolAttrs attrs = attrs_;
+    bool depthwise = depthwise_;
+    if constexpr (kV2) {
+      TensorView ksize;
+      TensorView strides;
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &ksize));
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &strides));
+      TESSERA_SDK_RETURN_IF_ERROR(attrs.SetWindow(ksize, strides));
+      TESSERA_SDK_RETURN_IF_ERROR(CheckDepthwise(attrs, &depthwise));
+    }
     PoolGeometry g;
-    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs_, input.shape()));
-    if (depthwise_) return DepthwiseMaxPool(ctx, input, g);
+    TESSERA_SDK_RETURN_IF_ERROR(g.Init(attrs, input.shape()));
+    if (depthwise) return DepthwiseMaxPool(ctx, attrs, input, g);
     TensorView out;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, g.OutputShape(attrs_.channels_first), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, g.OutputShape(attrs.channels_first), &out));
     if (out.num_elements() == 0) return OkStatus();
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -97,8 +117,9 @@ class MaxPoolKernel : public sdk::Kernel {
  private:
   // ksize is 1 over rows and columns: each output channel is the maximum of `depth_window`
   // consecutive input channels at the same position.
-  Status DepthwiseMaxPool(KernelContext& ctx, const TensorView& input, const PoolGeometry& g) {
-    const int64_t window = attrs_.ksize[attrs_.depth_dim()];
+  static Status DepthwiseMaxPool(KernelContext& ctx, const PoolAttrs& attrs,
+                                 const TensorView& input, const PoolGeometry& g) {
+    const int64_t window = attrs.ksize[attrs.depth_dim()];
     if (g.depth % window != 0) {
       return sdk::Unimplemented(
           "Depthwise max pooling requires the depth window to evenly divide the input depth");
@@ -106,7 +127,8 @@ class MaxPoolKernel : public sdk::Kernel {
     PoolGeometry out_g = g;
     out_g.depth = g.depth / window;
     TensorView out;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_g.InputShape(attrs_.channels_first), &out));
+    TESSERA_SDK_RETURN_IF_ERROR(
+        ctx.AllocateOutput(0, out_g.InputShape(attrs.channels_first), &out));
     if (out.num_elements() == 0) return OkStatus();
     const int64_t positions = g.batch * g.rows * g.cols;
     const int64_t spatial = g.rows * g.cols;
@@ -124,9 +146,9 @@ class MaxPoolKernel : public sdk::Kernel {
               const int64_t d = od * window + k;
               MaxReducer<T>::Add(
                   acc,
-                  in[attrs_.channels_first ? (n * g.depth + d) * spatial + s : p * g.depth + d]);
+                  in[attrs.channels_first ? (n * g.depth + d) * spatial + s : p * g.depth + d]);
             }
-            o[attrs_.channels_first ? (n * out_g.depth + od) * spatial + s : p * out_g.depth + od] =
+            o[attrs.channels_first ? (n * out_g.depth + od) * spatial + s : p * out_g.depth + od] =
                 acc;
           }
         }
@@ -171,8 +193,10 @@ class AvgPoolKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterPoolKernels(TSR_Registrar* registrar) {
-  TESSERA_SDK_RETURN_IF_ERROR(
-      sdk::RegisterKernel<MaxPoolKernel>(registrar, "MaxPool", kCpu, {{"T", RealNumberTypes()}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MaxPoolKernel<false>>(
+      registrar, "MaxPool", kCpu, {{"T", RealNumberTypes()}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MaxPoolKernel<true>>(
+      registrar, "MaxPoolV2", kCpu, {{"T", RealNumberTypes()}}, 0, 0, {"ksize", "strides"}));
   return sdk::RegisterKernel<AvgPoolKernel>(registrar, "AvgPool", kCpu, {{"T", FloatingTypes()}});
 }
 

@@ -37,7 +37,29 @@ Status CheckExplicitPaddings(const PoolAttrs& attrs) {
   return OkStatus();
 }
 
-Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs) {
+// The sizes of ksize and strides, and no pooling over the batch dimension.
+Status CheckWindow(const PoolAttrs& attrs) {
+  if (attrs.ksize.size() != 4) {
+    return sdk::InvalidArgument("Sliding window ksize field must specify 4 dimensions");
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    if (attrs.ksize[i] <= 0) {
+      return sdk::InvalidArgument("Sliding window ksize for dimension ", i, " was zero.");
+    }
+  }
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("ksize", attrs.ksize));
+  if (attrs.strides.size() != 4) {
+    return sdk::InvalidArgument("Sliding window stride field must specify 4 dimensions");
+  }
+  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs.strides));
+  if (attrs.ksize[attrs.batch_dim()] != 1 || attrs.strides[attrs.batch_dim()] != 1) {
+    return sdk::Unimplemented("Pooling is not yet supported on the batch dimension.");
+  }
+  return OkStatus();
+}
+
+Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, bool window_attrs,
+                  PoolAttrs* attrs) {
   std::string data_format = "NHWC";
   if (ctx.HasAttr("data_format")) {
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("data_format", &data_format));
@@ -48,21 +70,11 @@ Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs
     return sdk::InvalidArgument("Invalid data format: '", data_format,
                                 "'; the CPU pooling kernels support NHWC and NCHW");
   }
-  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("ksize", &attrs->ksize));
-  if (attrs->ksize.size() != 4) {
-    return sdk::InvalidArgument("Sliding window ksize field must specify 4 dimensions");
+  if (window_attrs) {
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("ksize", &attrs->ksize));
+    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &attrs->strides));
+    TESSERA_SDK_RETURN_IF_ERROR(CheckWindow(*attrs));
   }
-  for (size_t i = 0; i < 4; ++i) {
-    if (attrs->ksize[i] <= 0) {
-      return sdk::InvalidArgument("Sliding window ksize for dimension ", i, " was zero.");
-    }
-  }
-  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("ksize", attrs->ksize));
-  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("strides", &attrs->strides));
-  if (attrs->strides.size() != 4) {
-    return sdk::InvalidArgument("Sliding window stride field must specify 4 dimensions");
-  }
-  TESSERA_SDK_RETURN_IF_ERROR(CheckWindowAttr("strides", attrs->strides));
   TESSERA_SDK_RETURN_IF_ERROR(ctx.GetAttr("padding", &attrs->padding));
   if (attrs->padding != "SAME" && attrs->padding != "VALID" &&
       (attrs->padding != "EXPLICIT" || !allow_explicit)) {
@@ -78,16 +90,25 @@ Status ParseAttrs(KernelConstruction& ctx, bool allow_explicit, PoolAttrs* attrs
     return sdk::InvalidArgument(
         "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT");
   }
-  if (attrs->ksize[attrs->batch_dim()] != 1 || attrs->strides[attrs->batch_dim()] != 1) {
-    return sdk::Unimplemented("Pooling is not yet supported on the batch dimension.");
-  }
   return OkStatus();
 }
 
 }  // namespace
 
-void PoolAttrs::Parse(KernelConstruction& ctx, bool allow_explicit) {
-  ctx.SetStatus(ParseAttrs(ctx, allow_explicit, this));
+void PoolAttrs::Parse(KernelConstruction& ctx, bool allow_explicit, bool window_attrs) {
+  ctx.SetStatus(ParseAttrs(ctx, allow_explicit, window_attrs, this));
+}
+
+Status PoolAttrs::SetWindow(const TensorView& ksize_values, const TensorView& stride_values) {
+  ksize.clear();
+  strides.clear();
+  for (int64_t i = 0; i < ksize_values.num_elements(); ++i) {
+    ksize.push_back(IndexAt(ksize_values, i));
+  }
+  for (int64_t i = 0; i < stride_values.num_elements(); ++i) {
+    strides.push_back(IndexAt(stride_values, i));
+  }
+  return CheckWindow(*this);
 }
 
 Status PoolGeometry::Init(const PoolAttrs& attrs, const Shape& input) {

@@ -16,8 +16,11 @@ namespace tessera::cpu {
 // The attributes of one pooling node, read in the kernel's constructor.
 struct PoolAttrs {
   // Reads and checks the attributes; the first error goes to ctx.SetStatus. `allow_explicit`:
-  // the op accepts padding "EXPLICIT" (MaxPool, MaxPoolGrad).
-  void Parse(KernelConstruction& ctx, bool allow_explicit);
+  // the op accepts padding "EXPLICIT" (MaxPool, MaxPoolGrad). Without `window_attrs` (MaxPoolV2,
+  // MaxPoolGradV2) ksize and strides come later, from SetWindow.
+  void Parse(KernelConstruction& ctx, bool allow_explicit, bool window_attrs = true);
+  // Sets ksize and strides from the values of int32 tensors and checks them as Parse does.
+  Status SetWindow(const TensorView& ksize_values, const TensorView& stride_values);
 
   // Dimension indices of N, H, W, C in the data format.
   int batch_dim() const { return 0; }

@@ -15,6 +15,7 @@ sdk::Status RegisterMatMulKernels(TSR_Registrar* registrar);
 sdk::Status RegisterBatchMatMulKernels(TSR_Registrar* registrar);     // BatchMatMulV2
 sdk::Status RegisterConv2DKernels(TSR_Registrar* registrar);          // Conv2D
 sdk::Status RegisterConv2DBackpropKernels(TSR_Registrar* registrar);  // Conv2D gradients
+sdk::Status RegisterConv3DKernels(TSR_Registrar* registrar);          // Conv3D and its gradients
 sdk::Status RegisterDepthwiseConvKernels(TSR_Registrar* registrar);   // DepthwiseConv2dNative
 sdk::Status RegisterDepthwiseConvBackpropKernels(TSR_Registrar* registrar);  // its gradients
 sdk::Status RegisterBiasAddKernels(TSR_Registrar* registrar);
@@ -52,6 +53,7 @@ sdk::Status RegisterLossKernels(TSR_Registrar* registrar);       // *SoftmaxCros
 sdk::Status RegisterLrnKernels(TSR_Registrar* registrar);        // LRN LRNGrad
 sdk::Status RegisterPoolKernels(TSR_Registrar* registrar);       // MaxPool AvgPool
 sdk::Status RegisterPoolGradKernels(TSR_Registrar* registrar);   // MaxPoolGrad AvgPoolGrad
+sdk::Status RegisterPool3DKernels(TSR_Registrar* registrar);     // MaxPool3D AvgPool3D, gradients
 sdk::Status RegisterBatchNormKernels(TSR_Registrar* registrar);  // FusedBatchNorm(Grad)V3
 sdk::Status RegisterTrainingKernels(TSR_Registrar* registrar);   // AssignAdd/Sub, Apply*
 sdk::Status RegisterScatterKernels(TSR_Registrar* registrar);  // (Resource)Scatter*, ResourceGather

@@ -176,5 +176,58 @@ TEST(PoolGradOpsTest, AvgPoolGradErrors) {
                  "Non-spatial pooling is not yet supported. Volunteers? :)");
 }
 
+// MaxPoolGradV2 takes ksize and strides as int32 inputs: the same answers as MaxPoolGrad's
+// reference, and its checks of them.
+TEST(PoolGradOpsTest, MaxPoolGradV2MatchesReference) {
+  for (const PoolCase& c : PoolCases()) {
+    for (bool nchw : {false, true}) {
+      SCOPED_TRACE(c.Name() + (nchw ? " NCHW" : " NHWC"));
+      const PoolReference ref(c);
+      const TensorShape in_shape = ref.InputShape(nchw);
+      const TensorShape out_shape = ref.OutputShape(nchw);
+      const std::vector<double> x =
+          Values(FromValues<double>(in_shape, RandomValues(in_shape.num_elements(), -10, 10)));
+      const std::vector<double> dy =
+          Values(FromValues<double>(out_shape, RandomValues(out_shape.num_elements(), -2, 2)));
+      const int32_t wr = static_cast<int32_t>(c.window_rows);
+      const int32_t wc = static_cast<int32_t>(c.window_cols);
+      const int32_t sr = static_cast<int32_t>(c.stride_rows);
+      const int32_t sc = static_cast<int32_t>(c.stride_cols);
+      OpTester tester("MaxPoolGradV2");
+      tester.Attr("T", TSR_DTYPE_DOUBLE)
+          .Attr("padding", c.padding)
+          .Attr("data_format", std::string(nchw ? "NCHW" : "NHWC"))
+          .Input(FromValues<double>(in_shape, x))
+          .Input(FromValues<double>(out_shape, ref.MaxPool(x, nchw)))
+          .Input(FromValues<double>(out_shape, dy))
+          .Input(Tensor::Vector<int32_t>(nchw ? std::vector<int32_t>{1, 1, wr, wc}
+                                              : std::vector<int32_t>{1, wr, wc, 1}))
+          .Input(Tensor::Vector<int32_t>(nchw ? std::vector<int32_t>{1, 1, sr, sc}
+                                              : std::vector<int32_t>{1, sr, sc, 1}));
+      ExpectValuesNear(RunOk(tester), in_shape, ref.MaxPoolGrad(x, dy, nchw), 1e-12);
+    }
+  }
+  OpTester depth("MaxPoolGradV2");
+  depth.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("padding", std::string("VALID"))
+      .Input(Random<float>(Shape({1, 2, 2, 4})))
+      .Input(Random<float>(Shape({1, 2, 2, 2})))
+      .Input(Random<float>(Shape({1, 2, 2, 2})))
+      .Input(Tensor::Vector<int32_t>({1, 1, 1, 2}))
+      .Input(Tensor::Vector<int32_t>({1, 1, 1, 2}));
+  ExpectRunError(depth, absl::StatusCode::kUnimplemented,
+                 "MaxPoolingGrad is not yet supported on the depth dimension.");
+  OpTester short_ksize("MaxPoolGradV2");
+  short_ksize.Attr("T", TSR_DTYPE_FLOAT)
+      .Attr("padding", std::string("VALID"))
+      .Input(Random<float>(Shape({1, 2, 2, 4})))
+      .Input(Random<float>(Shape({1, 2, 2, 4})))
+      .Input(Random<float>(Shape({1, 2, 2, 4})))
+      .Input(Tensor::Vector<int32_t>({1, 1, 1}))
+      .Input(Tensor::Vector<int32_t>({1, 1, 1, 1}));
+  ExpectRunError(short_ksize, absl::StatusCode::kInvalidArgument,
+                 "Sliding window ksize field must specify 4 dimensions");
+}
+
 }  // namespace
 }  // namespace tessera::cpu::test

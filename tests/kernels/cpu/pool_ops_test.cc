@@ -191,5 +191,55 @@ TEST(PoolOpsTest, MaxPoolRejectsVectorizedChannels) {
   ExpectRunError(tester, absl::StatusCode::kInvalidArgument, "NCHW_VECT_C");
 }
 
+// MaxPoolV2 takes ksize and strides as int32 inputs: the same answers as MaxPool's reference.
+TEST(MaxPoolV2OpTest, MatchesReference) {
+  for (const PoolCase& c : PoolCases()) {
+    for (bool nchw : {false, true}) {
+      SCOPED_TRACE(c.Name() + (nchw ? " NCHW" : " NHWC"));
+      const PoolReference ref(c);
+      const TensorShape in_shape = ref.InputShape(nchw);
+      const std::vector<double> x =
+          Values(FromValues<float>(in_shape, RandomValues(in_shape.num_elements(), -10, 10)));
+      const int32_t wr = static_cast<int32_t>(c.window_rows);
+      const int32_t wc = static_cast<int32_t>(c.window_cols);
+      const int32_t sr = static_cast<int32_t>(c.stride_rows);
+      const int32_t sc = static_cast<int32_t>(c.stride_cols);
+      OpTester tester("MaxPoolV2");
+      tester.Attr("T", TSR_DTYPE_FLOAT)
+          .Attr("padding", c.padding)
+          .Attr("data_format", std::string(nchw ? "NCHW" : "NHWC"))
+          .Input(FromValues<float>(in_shape, x))
+          .Input(Tensor::Vector<int32_t>(nchw ? std::vector<int32_t>{1, 1, wr, wc}
+                                              : std::vector<int32_t>{1, wr, wc, 1}))
+          .Input(Tensor::Vector<int32_t>(nchw ? std::vector<int32_t>{1, 1, sr, sc}
+                                              : std::vector<int32_t>{1, sr, sc, 1}));
+      ExpectValuesNear(RunOk(tester), ref.OutputShape(nchw), ref.MaxPool(x, nchw), 1e-6);
+    }
+  }
+}
+
+TEST(MaxPoolV2OpTest, ChecksItsWindowInputs) {
+  auto run = [](std::vector<int32_t> ksize, std::vector<int32_t> strides, absl::StatusCode code,
+                const std::string& message) {
+    OpTester tester("MaxPoolV2");
+    tester.Attr("T", TSR_DTYPE_FLOAT)
+        .Attr("padding", std::string("VALID"))
+        .Input(Random<float>(Shape({1, 4, 4, 2})))
+        .Input(Tensor::Vector<int32_t>(ksize))
+        .Input(Tensor::Vector<int32_t>(strides));
+    ExpectRunError(tester, code, message);
+  };
+  run({1, 2, 2}, {1, 1, 1, 1}, absl::StatusCode::kInvalidArgument,
+      "Sliding window ksize field must specify 4 dimensions");
+  run({1, 2, 2, 1}, {1, 1, 1}, absl::StatusCode::kInvalidArgument,
+      "Sliding window stride field must specify 4 dimensions");
+  run({1, 0, 2, 1}, {1, 1, 1, 1}, absl::StatusCode::kInvalidArgument,
+      "Sliding window ksize for dimension 1 was zero.");
+  run({2, 2, 2, 1}, {1, 1, 1, 1}, absl::StatusCode::kUnimplemented,
+      "Pooling is not yet supported on the batch dimension.");
+  run({1, 2, 2, 2}, {1, 1, 1, 2}, absl::StatusCode::kUnimplemented,
+      "MaxPooling supports exactly one of pooling across depth or pooling across width/height.");
+}
+
 }  // namespace
 }  // namespace tessera::cpu::test
