@@ -9,6 +9,7 @@
 
 #include "host/client/array_ops.h"
 #include "host/client/conv_ops.h"
+#include "host/client/data_flow_ops.h"
 #include "host/client/math_ops.h"
 #include "host/client/nn_ops.h"
 #include "host/client/output.h"
