@@ -162,6 +162,27 @@ TEST(TensorArrayTest, DynamicSizeGrowsOnWrite) {
   EXPECT_THAT(Floats((*out)[1]), ElementsAre(6));
 }
 
+TEST(TensorArrayTest, EachStepGetsFreshArraysAndStacks) {
+  // TensorFlow scopes both to the step: a second run writes index 0 and pushes again without
+  // seeing the first run's values.
+  Scope root = Scope::NewRootScope();
+  ops::TensorArray ta(root, 1, DT_FLOAT);
+  Output f = ops::TensorArrayWrite(root, ta.handle, 0, FloatConst(root, {1}, {2}), ta.flow);
+  Output r = ops::TensorArrayRead(root, ta.handle, 0, f, DT_FLOAT);
+  ops::Stack stack(root, 1, DT_FLOAT);
+  ops::StackPush push(root, stack.handle, FloatConst(root, {1}, {3}));
+  absl::StatusOr<tensorflow::GraphDef> graph = root.ToGraphDef();
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(SessionOptions(), *graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  for (int step = 0; step < 2; ++step) {
+    std::vector<Tensor> out;
+    absl::Status status = (*session)->Run({}, {r.name(), push.output.name()}, {}, &out);
+    ASSERT_TRUE(status.ok()) << "step " << step << ": " << status;
+    EXPECT_THAT(Floats(out[0]), ElementsAre(2));
+  }
+}
+
 // ---- Errors ----
 
 TEST(TensorArrayErrorsTest, ReadingAnUnwrittenElementOfUnknownShape) {

@@ -124,7 +124,7 @@ class TensorArrayKernel final : public OpKernel {
   absl::Status Compute(TSR_KernelContext* ctx) override {
     ASSIGN_OR_RETURN(int32_t size, ScalarInt32(ctx->inputs[0], "size"));
     if (size < 0) return absl::InvalidArgumentError("Size should be >= 0.");
-    auto array = std::make_shared<TensorArray>(options_, size);
+    ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> array, TensorArray::Create(options_, size));
     ctx->outputs[0] = MakeStepResourceHandle(std::move(array));
     ctx->outputs[1] = FlowScalar();
     return absl::OkStatus();

@@ -2,6 +2,7 @@
 #include "host/kernels/tensor_array.h"
 
 #include <cstring>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -190,6 +191,24 @@ absl::Status TensorArray::CheckOpenLocked() const {
   return absl::OkStatus();
 }
 
+absl::Status TensorArray::GrowLocked(size_t size) {
+  // An index near the int32 limit asks for billions of entries: an error, not an abort.
+  try {
+    entries_.resize(size);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "TensorArray ", options_.name, ": out of memory growing it to ", size, " elements"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<TensorArray>> TensorArray::Create(TensorArrayOptions options,
+                                                                 int32_t size) {
+  auto array = std::make_shared<TensorArray>(std::move(options), 0);
+  RETURN_IF_ERROR(array->GrowLocked(static_cast<size_t>(size)));
+  return array;
+}
+
 absl::Status TensorArray::Write(Device* device, int32_t index, const Tensor& value) {
   std::lock_guard<std::mutex> lock(mu_);
   return WriteLocked(device, index, value);
@@ -212,7 +231,7 @@ absl::Status TensorArray::WriteLocked(Device* device, int32_t index, const Tenso
         absl::StrCat("TensorArray ", name, ": Tried to write to index ", index,
                      " but array is not resizeable and size is: ", entries_.size()));
   }
-  if (static_cast<size_t>(index) >= entries_.size()) entries_.resize(index + 1);
+  if (static_cast<size_t>(index) >= entries_.size()) RETURN_IF_ERROR(GrowLocked(index + size_t{1}));
   Entry& entry = entries_[index];
   if (value.dtype() != options_.dtype) {
     return absl::InvalidArgumentError(
@@ -306,7 +325,7 @@ absl::Status TensorArray::ReadLocked(Device* device, int32_t index, Tensor* valu
     }
     if (at >= entries_.size()) {
       const size_t old_size = entries_.size();
-      entries_.resize(at + 1);
+      RETURN_IF_ERROR(GrowLocked(at + 1));
       for (size_t i = old_size; i <= at; ++i) {
         entries_[i].shape = shape;
         entries_[i].written = true;

@@ -70,6 +70,9 @@ struct TensorArrayOptions {
 class TensorArray final : public StepResource {
  public:
   TensorArray(TensorArrayOptions options, int32_t size);
+  // RESOURCE_EXHAUSTED instead of an abort when `size` entries do not fit in memory.
+  static absl::StatusOr<std::shared_ptr<TensorArray>> Create(TensorArrayOptions options,
+                                                             int32_t size);
 
   const std::string& name() const override { return options_.name; }
   DataType dtype() const { return options_.dtype; }
@@ -104,6 +107,7 @@ class TensorArray final : public StepResource {
   };
 
   absl::Status CheckOpenLocked() const;
+  absl::Status GrowLocked(size_t size);
   absl::Status WriteLocked(Device* device, int32_t index, const Tensor& value);
   absl::Status ReadLocked(Device* device, int32_t index, Tensor* value);
 
