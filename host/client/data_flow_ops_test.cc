@@ -343,15 +343,26 @@ TEST(TensorArrayErrorsTest, GatherScatterConcatSplitChecks) {
         RunScope(root, {ops::TensorArraySplit(root, ta.handle, FloatConst(root, {3}, {1, 2, 3}),
                                               lengths, ta.flow)}),
         absl::StatusCode::kInvalidArgument,
-        "Expected sum of lengths to be equal to values.shape[0], but sum of lengths is: "
+        "Expected sum of lengths to be equal to values.shape[0], but sum of lengths is "
         "2 and value's shape is: [3]");
     Output three = ops::Const(root, Tensor::FromVector<int64_t>(TensorShape{3}, {1, 1, 1}));
     ExpectError(
         RunScope(root, {ops::TensorArraySplit(root, ta.handle, FloatConst(root, {3}, {1, 2, 3}),
                                               three, ta.flow)}),
         absl::StatusCode::kInvalidArgument,
-        "TensorArray's size is not equal to the size of lengths (3 vs. 2), and the "
+        "TensorArray's size is not equal to the size of lengths (2 vs. 3), and the "
         "TensorArray is not marked as dynamically resizeable");
+  }
+  {
+    Scope root = Scope::NewRootScope();
+    ops::TensorArray ta(root, 2, DT_FLOAT);
+    ExpectError(RunScope(root, {ops::TensorArrayScatter(root, ta.handle, ops::Const(root, {0, 2}),
+                                                        FloatConst(root, {2}, {1, 2}), ta.flow)}),
+                absl::StatusCode::kInvalidArgument, "Max index must be < array size (2 vs. 2)");
+    ExpectError(RunScope(root, {ops::TensorArrayScatter(root, ta.handle, ops::Const(root, {0}),
+                                                        ops::Const(root, {1}), ta.flow)}),
+                absl::StatusCode::kInvalidArgument,
+                "TensorArray dtype is float but Op is trying to write dtype int32.");
   }
   {
     Scope root = Scope::NewRootScope();
@@ -450,7 +461,7 @@ TEST(StackTest, Errors) {
     Scope root = Scope::NewRootScope();
     ops::Stack stack(root, -1, DT_FLOAT, ops::Stack::StackName("s"));
     ExpectError(RunScope(root, {ops::StackPop(root, stack.handle, DT_FLOAT)}),
-                absl::StatusCode::kInvalidArgument, "Stack[s] is empty.");
+                absl::StatusCode::kInvalidArgument, "Stack[s] is empty when calling Pop().");
   }
   {
     Scope root = Scope::NewRootScope();
@@ -472,7 +483,7 @@ TEST(StackTest, Errors) {
     Scope root = Scope::NewRootScope();
     ops::Stack stack(root, -1, DT_FLOAT, ops::Stack::StackName("s"));
     ExpectError(RunScope(root, {ops::StackPush(root, stack.handle, 1).output}),
-                absl::StatusCode::kInvalidArgument, "Stack[s]");
+                absl::StatusCode::kInvalidArgument, "Must have type float but got int32");
   }
 }
 

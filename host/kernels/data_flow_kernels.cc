@@ -1,6 +1,7 @@
 // The TensorArray and Stack kernels.
 #include "host/kernels/data_flow_kernels.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -74,9 +75,8 @@ absl::StatusOr<int32_t> ScalarInt32(const Tensor& t, const char* what) {
 
 absl::StatusOr<std::vector<int32_t>> Int32Vector(const Tensor& t, const char* what) {
   if (t.dtype() != TSR_DTYPE_INT32 || t.shape().rank() != 1 || !t.host_accessible()) {
-    return absl::InvalidArgumentError(absl::StrCat(what, " must be an int32 vector, got ",
-                                                   DataTypeString(t.dtype()), " ",
-                                                   t.shape().DebugString()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Expected ", what, " to be a vector, but received shape: ", t.shape().DebugString()));
   }
   return std::vector<int32_t>(t.data<int32_t>(), t.data<int32_t>() + t.NumElements());
 }
@@ -86,6 +86,16 @@ absl::Status CheckElementType(const TensorArray& array, DataType requested) {
     return absl::InvalidArgumentError(
         absl::StrCat("TensorArray dtype is ", DataTypeString(array.dtype()),
                      " but Op requested dtype ", DataTypeString(requested), "."));
+  }
+  return absl::OkStatus();
+}
+
+// Scatter and split check the value's dtype before writing any element.
+absl::Status CheckWrittenType(const TensorArray& array, DataType written) {
+  if (array.dtype() != written) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("TensorArray dtype is ", DataTypeString(array.dtype()),
+                     " but Op is trying to write dtype ", DataTypeString(written), "."));
   }
   return absl::OkStatus();
 }
@@ -221,7 +231,14 @@ class TensorArrayGatherKernel final : public OpKernel {
     }
     std::vector<Tensor> values;
     RETURN_IF_ERROR(array->ReadMany(device_, indices, &values));
-    if (!values.empty()) element = values[0].shape();
+    if (!values.empty()) {
+      element = values[0].shape();
+      if (!element_shape_.IsCompatibleWith(PartialShape::FromTensorShape(element))) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("TensorArray was passed element_shape ", element_shape_.ToString(),
+                         " which does not match the Tensor at index 0: ", element.DebugString()));
+      }
+    }
     for (size_t i = 1; i < values.size(); ++i) {
       if (values[i].shape() != element) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -256,6 +273,7 @@ class TensorArrayScatterKernel final : public OpKernel {
     ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> array, GetTensorArray(ctx->inputs[0]));
     ASSIGN_OR_RETURN(std::vector<int32_t> indices, Int32Vector(ctx->inputs[1], "indices"));
     const Tensor& value = ctx->inputs[2];
+    RETURN_IF_ERROR(CheckWrittenType(*array, value.dtype()));
     RETURN_IF_ERROR(CheckCopyable(value.dtype()));
     if (value.shape().rank() < 1) {
       return absl::InvalidArgumentError(
@@ -266,6 +284,14 @@ class TensorArrayScatterKernel final : public OpKernel {
       return absl::InvalidArgumentError(
           absl::StrCat("Expected len(indices) == values.shape[0], but saw: ", indices.size(),
                        " vs. ", value.shape().dim(0)));
+    }
+    if (!indices.empty() && !array->dynamic_size()) {
+      ASSIGN_OR_RETURN(int32_t size, array->Size());
+      const int32_t max_index = *std::max_element(indices.begin(), indices.end());
+      if (max_index >= size) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Max index must be < array size (", max_index, " vs. ", size, ")"));
+      }
     }
     std::vector<Tensor> rows;
     rows.reserve(indices.size());
@@ -317,13 +343,19 @@ class TensorArrayConcatKernel final : public OpKernel {
     for (size_t i = 0; i < values.size(); ++i) {
       const TensorShape& shape = values[i].shape();
       if (shape.rank() == 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Concat saw a scalar shape at index ", i,
-            " but requires at least vectors.  Did you mean to call TensorArray.pack instead?"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Concat saw a scalar shape at index ", i,
+                         " but requires at least vectors.  Did you mean to call pack?"));
       }
       TensorShape except0(shape.dims().subspan(1));
       if (i == 0) {
         rest = except0;
+        if (!element_shape_except0_.IsCompatibleWith(PartialShape::FromTensorShape(rest))) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "TensorArray was passed element_shape_except0 ", element_shape_except0_.ToString(),
+              " but index 0 has (excepting dimension 0) shape: ", rest.DebugString(),
+              " which does not match."));
+        }
       } else if (except0 != rest) {
         return absl::InvalidArgumentError(absl::StrCat(
             "TensorArray has inconsistent shapes.  Index 0 has (excepting dimension 0) shape: ",
@@ -383,15 +415,17 @@ class TensorArraySplitKernel final : public OpKernel {
     }
     if (sum != value.shape().dim(0)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Expected sum of lengths to be equal to values.shape[0], but sum of lengths is: ", sum,
+          "Expected sum of lengths to be equal to values.shape[0], but sum of lengths is ", sum,
           " and value's shape is: ", value.shape().DebugString()));
     }
     ASSIGN_OR_RETURN(int32_t size, array->Size());
-    if (n != size && !array->dynamic_size()) {
+    if (array->dynamic_size() && size < n) size = static_cast<int32_t>(n);  // grows to fit
+    if (n != size) {
       return absl::InvalidArgumentError(
-          absl::StrCat("TensorArray's size is not equal to the size of lengths (", n, " vs. ", size,
+          absl::StrCat("TensorArray's size is not equal to the size of lengths (", size, " vs. ", n,
                        "), and the TensorArray is not marked as dynamically resizeable"));
     }
+    RETURN_IF_ERROR(CheckWrittenType(*array, value.dtype()));
     if (n > std::numeric_limits<int32_t>::max()) {
       return absl::InvalidArgumentError(absl::StrCat("too many lengths: ", n));
     }
@@ -441,7 +475,12 @@ class StackKernel final : public OpKernel {
   StackKernel(std::string name, DataType elem_type)
       : OpKernel({false, true, false}), name_(std::move(name)), elem_type_(elem_type) {}
   absl::Status Compute(TSR_KernelContext* ctx) override {
-    ASSIGN_OR_RETURN(int32_t max_size, ScalarInt32(ctx->inputs[0], "max_size"));
+    const Tensor& size = ctx->inputs[0];
+    if (size.dtype() != TSR_DTYPE_INT32 || size.shape().rank() != 0 || !size.host_accessible()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Stack size must be a scalar, but had shape: ", size.shape().DebugString()));
+    }
+    const int32_t max_size = *size.data<int32_t>();
     ctx->outputs[0] = MakeStepResourceHandle(std::make_shared<Stack>(name_, elem_type_, max_size));
     return absl::OkStatus();
   }

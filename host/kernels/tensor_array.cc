@@ -415,9 +415,8 @@ absl::Status Stack::Push(const Tensor& value) {
   std::lock_guard<std::mutex> lock(mu_);
   RETURN_IF_ERROR(CheckOpenLocked());
   if (value.dtype() != elem_type_) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Stack[", name_, "]: pushed a ", DataTypeString(value.dtype()),
-                     " value onto a stack of ", DataTypeString(elem_type_)));
+    return absl::InvalidArgumentError(absl::StrCat("Must have type ", DataTypeString(elem_type_),
+                                                   " but got ", DataTypeString(value.dtype())));
   }
   if (max_size_ >= 0 && values_.size() >= static_cast<size_t>(max_size_)) {
     return absl::InvalidArgumentError(
@@ -436,7 +435,8 @@ absl::StatusOr<Tensor> Stack::Pop(DataType expected) {
                      " but the pop asks for ", DataTypeString(expected)));
   }
   if (values_.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("Stack[", name_, "] is empty."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Stack[", name_, "] is empty when calling Pop()."));
   }
   Tensor value = std::move(values_.back());
   values_.pop_back();
