@@ -47,7 +47,8 @@ DataType GradOp::TypeAttr(const std::string& name) const {
 const GradientRegistry& GradientRegistry::Standard() {
   static const GradientRegistry* registry = [] {
     auto* r = new GradientRegistry();
-    for (auto group : {&RegisterMathGradients, &RegisterNnGradients, &RegisterArrayGradients}) {
+    for (auto group : {&RegisterMathGradients, &RegisterNnGradients, &RegisterArrayGradients,
+                       &RegisterDataFlowGradients}) {
       absl::Status status = group(r);
       TESSERA_CHECK(status.ok(), std::string(status.message()).c_str());
     }

@@ -65,6 +65,7 @@ class GradientRegistry {
 absl::Status RegisterMathGradients(GradientRegistry* registry);
 absl::Status RegisterNnGradients(GradientRegistry* registry);
 absl::Status RegisterArrayGradients(GradientRegistry* registry);
+absl::Status RegisterDataFlowGradients(GradientRegistry* registry);  // data_flow_grad.cc
 
 // Adds the gradients of `outputs` (weighted by `grad_inputs`, one per output, of each output's
 // shape) with respect to `inputs`, in `scope` (under "gradients/" as TensorFlow names them).

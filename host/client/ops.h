@@ -11,6 +11,7 @@
 #include "host/client/conv3d_ops.h"
 #include "host/client/conv_ops.h"
 #include "host/client/image_ops.h"
+#include "host/client/data_flow_ops.h"
 #include "host/client/math_ops.h"
 #include "host/client/nn_ops.h"
 #include "host/client/output.h"

@@ -85,6 +85,22 @@ tensorflow::GraphDef GraphWithEveryWrapper() {
   auto batch = ops::Reshape(root, x, {1, 2, 3});
   ops::BatchMatMul(root, batch, batch, ops::BatchMatMul::AdjY(true));
   ops::BatchMatMulV3(root, batch, x, DT_FLOAT, ops::BatchMatMulV3::AdjY(true));
+  ops::TensorArray ta(root, 2, DT_FLOAT, ops::TensorArray::ElementShape({2, 3}));
+  Output flow = ops::TensorArrayWrite(root, ta.handle, 0, x, ta.flow);
+  flow = ops::TensorArrayScatter(root, ta.handle, {1}, batch, flow);
+  ops::TensorArrayRead(root, ta.handle, 0, flow, DT_FLOAT);
+  ops::TensorArrayGather(root, ta.handle, {0, 1}, flow, DT_FLOAT,
+                         ops::TensorArrayGather::ElementShape({2, 3}));
+  ops::TensorArrayConcat(root, ta.handle, flow, DT_FLOAT);
+  ops::TensorArraySplit(root, ta.handle, x, ops::Const(root, {int64_t{1}, int64_t{1}}), flow);
+  ops::TensorArraySize(root, ta.handle, flow);
+  ops::TensorArrayGrad(root, ta.handle, flow, "gradients");
+  ops::TensorArrayGradWithShape(root, ta.handle, flow, {1}, "gradients");
+  ops::TensorArrayClose(root, ta.handle);
+  ops::Stack stack(root, -1, DT_FLOAT, ops::Stack::StackName("s"));
+  ops::StackPush(root, stack.handle, x);
+  ops::StackPop(root, stack.handle, DT_FLOAT);
+  ops::StackClose(root, stack.handle);
   return GraphOf(root);
 }
 

@@ -1,4 +1,4 @@
-// _Arg, _Retval, _Send and _Recv.
+// _Arg, _Retval, _Send and _Recv; the dispatch to the state, checkpoint and data-flow kernels.
 #include "host/kernels/host_kernels.h"
 
 #include <string>
@@ -7,6 +7,7 @@
 #include "base/status_macros.h"
 #include "host/graph/graph.h"
 #include "host/kernels/checkpoint_kernels.h"
+#include "host/kernels/data_flow_kernels.h"
 #include "host/kernels/state_kernels.h"
 #include "host/rendezvous/rendezvous.h"
 #include "host/runtime/device.h"
@@ -256,7 +257,7 @@ bool IsHostKernelOp(absl::string_view op) {
   return op == "_Arg" || op == "_Retval" || op == "_Send" || op == "_Recv" || op == "_HostSend" ||
          op == "_HostRecv" || op == "Switch" || op == "Merge" || op == "Enter" || op == "Exit" ||
          op == "NextIteration" || op == "LoopCond" || op == "ControlTrigger" ||
-         IsStateKernelOp(op) || IsCheckpointKernelOp(op);
+         IsStateKernelOp(op) || IsCheckpointKernelOp(op) || IsDataFlowKernelOp(op);
 }
 
 absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
@@ -268,6 +269,10 @@ absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_o
   }
   if (IsCheckpointKernelOp(op)) {
     CheckpointKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
+    return absl::OkStatus();
+  }
+  if (IsDataFlowKernelOp(op)) {
+    DataFlowKernelMemoryTypes(node, inputs_on_host, outputs_on_host);
     return absl::OkStatus();
   }
   inputs_on_host->assign(node.num_inputs(), false);
@@ -289,6 +294,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Dev
   const std::string& op = node.op();
   if (IsStateKernelOp(op)) return CreateStateKernel(node, device, resources);
   if (IsCheckpointKernelOp(op)) return CreateCheckpointKernel(node, device);
+  if (IsDataFlowKernelOp(op)) return CreateDataFlowKernel(node, device);
   if (op == "_Arg") {
     ASSIGN_OR_RETURN(int64_t index, IntAttr(node, "index"));
     return std::unique_ptr<OpKernel>(new ArgKernel(index));

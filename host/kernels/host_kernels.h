@@ -2,7 +2,8 @@
 // step's call frame), _Send and _Recv (through the step's rendezvous, copying between memory
 // spaces through the devices' plugins) and the control-flow primitives (Switch, Merge, Enter,
 // Exit, NextIteration, LoopCond, ControlTrigger), which only move tensors, the variable kernels
-// of state_kernels.h and the checkpoint kernels of checkpoint_kernels.h.
+// of state_kernels.h, the checkpoint kernels of checkpoint_kernels.h and the TensorArray and Stack
+// kernels of data_flow_kernels.h.
 #ifndef TESSERA_HOST_KERNELS_HOST_KERNELS_H_
 #define TESSERA_HOST_KERNELS_HOST_KERNELS_H_
 

@@ -24,6 +24,7 @@ absl::Status RegisterStandardOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterIoOps(registry));
   RETURN_IF_ERROR(RegisterArrayGradOps(registry));
   RETURN_IF_ERROR(RegisterImageOps(registry));
+  RETURN_IF_ERROR(RegisterDataFlowOps(registry));
   return absl::OkStatus();
 }
 

@@ -319,7 +319,7 @@ std::string FormatCatalogMarkdown(const OpCatalog& catalog) {
       "plugin alone); do not edit by hand: the test `ops_doc_is_current` fails when this page and\n"
       "the registered kernels differ. `docs/ops.md` gives each op's semantics.\n\n"
       "\"host\": the host runs the op on every device (transfers, control flow, variables,\n"
-      "checkpoints); \"—\": no kernel on that device type.\n\n";
+      "TensorArrays and stacks, checkpoints); \"—\": no kernel on that device type.\n\n";
   absl::StrAppend(&out, "| Op | Defined by |");
   for (const std::string& type : catalog.device_types) absl::StrAppend(&out, " ", type, " |");
   absl::StrAppend(&out, "\n|---|---|");

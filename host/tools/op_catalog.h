@@ -30,7 +30,8 @@ struct CatalogOp {
   std::string name;
   // "standard" or "plugin 'name'".
   std::string origin;
-  // The host runs it on every device (transfers, control flow, variables, checkpoints).
+  // The host runs it on every device (transfers, control flow, variables, TensorArrays and
+  // stacks, checkpoints).
   bool host_kernel = false;
   // The host also runs it for string tensors on every device (Const, Identity, Placeholder,
   // PlaceholderWithDefault).
