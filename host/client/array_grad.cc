@@ -349,6 +349,41 @@ absl::Status MatrixBandPartGrad(const Scope& s, const GradOp& op, const Grads& g
   return absl::OkStatus();
 }
 
+// SpaceToBatchND and BatchToSpaceND are each other's gradient, the paddings serving as crops and
+// the crops as paddings; likewise SpaceToBatch and BatchToSpace.
+absl::Status SpaceToBatchNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::BatchToSpaceND(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()};
+  return absl::OkStatus();
+}
+
+absl::Status BatchToSpaceNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SpaceToBatchND(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()};
+  return absl::OkStatus();
+}
+
+absl::Status SpaceToBatchGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::BatchToSpace(s, g[0], op.inputs[1], op.IntAttr("block_size", 2)), Output()};
+  return absl::OkStatus();
+}
+
+absl::Status BatchToSpaceGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SpaceToBatch(s, g[0], op.inputs[1], op.IntAttr("block_size", 2)), Output()};
+  return absl::OkStatus();
+}
+
+// SpaceToDepth and DepthToSpace are each other's gradient, with the same block_size and layout.
+absl::Status SpaceToDepthGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::DepthToSpace(s, g[0], op.IntAttr("block_size", 2),
+                            ops::DepthToSpace::DataFormat(op.StringAttr("data_format", "NHWC")))};
+  return absl::OkStatus();
+}
+
+absl::Status DepthToSpaceGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SpaceToDepth(s, g[0], op.IntAttr("block_size", 2),
+                            ops::SpaceToDepth::DataFormat(op.StringAttr("data_format", "NHWC")))};
+  return absl::OkStatus();
+}
+
 // PreventGradient: asking for the gradient is the error, quoting the node's message.
 absl::Status PreventGradientGrad(const Scope&, const GradOp& op, const Grads&, Grads*) {
   return absl::InvalidArgumentError(
@@ -404,6 +439,12 @@ absl::Status RegisterArrayGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Reverse", ReverseV1Grad));
   RETURN_IF_ERROR(r->Register("Concat", ConcatV1Grad));
   RETURN_IF_ERROR(r->Register("MatrixBandPart", MatrixBandPartGrad));
+  RETURN_IF_ERROR(r->Register("SpaceToBatchND", SpaceToBatchNdGrad));
+  RETURN_IF_ERROR(r->Register("BatchToSpaceND", BatchToSpaceNdGrad));
+  RETURN_IF_ERROR(r->Register("SpaceToBatch", SpaceToBatchGrad));
+  RETURN_IF_ERROR(r->Register("BatchToSpace", BatchToSpaceGrad));
+  RETURN_IF_ERROR(r->Register("SpaceToDepth", SpaceToDepthGrad));
+  RETURN_IF_ERROR(r->Register("DepthToSpace", DepthToSpaceGrad));
   for (const char* op : {"Const", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "VariableV2", "VarHandleOp", "Placeholder",
                          "OneHot", "Range", "Where", "InvertPermutation", "ShapeN",

@@ -677,5 +677,81 @@ ParallelDynamicStitch::ParallelDynamicStitch(const Scope& scope, InputList indic
     : operation(Stitch(scope, "ParallelDynamicStitch", indices, data)),
       merged(First(operation)) {}
 
+namespace {
+
+// SpaceToBatchND or BatchToSpaceND: input, int32/int64 block_shape, int32/int64 `amounts_attr`.
+Operation SpaceBatchNd(const Scope& scope, absl::string_view op, const Input& input,
+                       const Input& block_shape, absl::string_view amounts_attr,
+                       const Input& amounts) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  Output block = AsNodeOut(scope, block_shape);
+  Output amount = AsNodeOut(scope, amounts);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.CheckType("Tblock_shape", block, kIndexTypes);
+  builder.CheckType(amounts_attr, amount, kIndexTypes);
+  builder.Input(in).Input(block).Input(amount).AttrType("T", in.type());
+  builder.AttrType("Tblock_shape", block.type()).AttrType(amounts_attr, amount.type());
+  return builder.Finalize({in.type()});
+}
+
+// SpaceToBatch or BatchToSpace: input, int32/int64 `amounts_attr`, block_size.
+Operation SpaceBatchV1(const Scope& scope, absl::string_view op, const Input& input,
+                       absl::string_view amounts_attr, const Input& amounts, int64_t block_size) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  Output amount = AsNodeOut(scope, amounts);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.CheckType(amounts_attr, amount, kIndexTypes);
+  builder.Input(in).Input(amount).AttrType("T", in.type());
+  builder.AttrType(amounts_attr, amount.type()).AttrInt("block_size", block_size);
+  return builder.Finalize({in.type()});
+}
+
+Operation SpaceDepth(const Scope& scope, absl::string_view op, const Input& input,
+                     int64_t block_size, const SpaceDepthAttrs& attrs) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.Input(in).AttrType("T", in.type()).AttrInt("block_size", block_size);
+  builder.AttrString("data_format", attrs.data_format_);
+  return builder.Finalize({in.type()});
+}
+
+}  // namespace
+
+SpaceToBatchND::SpaceToBatchND(const Scope& scope, Input input, Input block_shape, Input paddings)
+    : operation(SpaceBatchNd(scope, "SpaceToBatchND", input, block_shape, "Tpaddings", paddings)),
+      output(First(operation)) {}
+
+BatchToSpaceND::BatchToSpaceND(const Scope& scope, Input input, Input block_shape, Input crops)
+    : operation(SpaceBatchNd(scope, "BatchToSpaceND", input, block_shape, "Tcrops", crops)),
+      output(First(operation)) {}
+
+SpaceToBatch::SpaceToBatch(const Scope& scope, Input input, Input paddings, int64_t block_size)
+    : operation(SpaceBatchV1(scope, "SpaceToBatch", input, "Tpaddings", paddings, block_size)),
+      output(First(operation)) {}
+
+BatchToSpace::BatchToSpace(const Scope& scope, Input input, Input crops, int64_t block_size)
+    : operation(SpaceBatchV1(scope, "BatchToSpace", input, "Tidx", crops, block_size)),
+      output(First(operation)) {}
+
+SpaceToDepth::SpaceToDepth(const Scope& scope, Input input, int64_t block_size)
+    : SpaceToDepth(scope, input, block_size, Attrs()) {}
+
+SpaceToDepth::SpaceToDepth(const Scope& scope, Input input, int64_t block_size, const Attrs& attrs)
+    : operation(SpaceDepth(scope, "SpaceToDepth", input, block_size, attrs)),
+      output(First(operation)) {}
+
+DepthToSpace::DepthToSpace(const Scope& scope, Input input, int64_t block_size)
+    : DepthToSpace(scope, input, block_size, Attrs()) {}
+
+DepthToSpace::DepthToSpace(const Scope& scope, Input input, int64_t block_size, const Attrs& attrs)
+    : operation(SpaceDepth(scope, "DepthToSpace", input, block_size, attrs)),
+      output(First(operation)) {}
+
 }  // namespace ops
 }  // namespace tessera

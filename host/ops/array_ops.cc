@@ -609,7 +609,8 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .SetShapeFn(UnchangedShape)));
   RETURN_IF_ERROR(RegisterArraySliceOps(registry));
   RETURN_IF_ERROR(RegisterArrayTransformOps(registry));
-  return RegisterArrayIndexOps(registry);
+  RETURN_IF_ERROR(RegisterArrayIndexOps(registry));
+  return RegisterArrayLayoutOps(registry);
 }
 
 }  // namespace tessera

@@ -71,6 +71,8 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterGatherNdKernels,
       &RegisterReverseSequenceKernels,
       &RegisterTopKKernels,
+      &RegisterSpaceToBatchKernels,
+      &RegisterDepthToSpaceKernels,
       &RegisterMatrixBandPartKernels,
       &RegisterSegmentReductionKernels,
   };

@@ -68,6 +68,10 @@ sdk::Status RegisterDynamicStitchKernels(TSR_Registrar* registrar);  // and Para
 sdk::Status RegisterGatherNdKernels(TSR_Registrar* registrar);       // GatherNd ScatterNd
 sdk::Status RegisterReverseSequenceKernels(TSR_Registrar* registrar);
 sdk::Status RegisterTopKKernels(TSR_Registrar* registrar);  // TopKV2
+// Ops that move blocks of space into the batch or the depth and back.
+// SpaceToBatchND BatchToSpaceND SpaceToBatch BatchToSpace
+sdk::Status RegisterSpaceToBatchKernels(TSR_Registrar* registrar);
+sdk::Status RegisterDepthToSpaceKernels(TSR_Registrar* registrar);  // and SpaceToDepth
 sdk::Status RegisterMatrixBandPartKernels(TSR_Registrar* registrar);
 // SegmentSum SegmentMean SegmentMax UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
 sdk::Status RegisterSegmentReductionKernels(TSR_Registrar* registrar);
