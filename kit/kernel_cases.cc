@@ -223,6 +223,10 @@ const std::map<std::string, Generator>& Generators() {
     (*t)["Reverse"] = ReverseV1Cases;
     (*t)["Concat"] = ConcatV1Cases;
     (*t)["MatrixBandPart"] = MatrixBandPartCases;
+    (*t)["SpaceToBatchND"] = SpaceToBatchNdCases;
+    (*t)["BatchToSpaceND"] = BatchToSpaceNdCases;
+    (*t)["SpaceToDepth"] = SpaceToDepthCases;
+    (*t)["DepthToSpace"] = DepthToSpaceCases;
     for (const char* op : {"SegmentSum", "SegmentMean", "SegmentMax"}) (*t)[op] = SegmentCases;
     for (const char* op : {"UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
                            "UnsortedSegmentProd"}) {
