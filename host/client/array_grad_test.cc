@@ -341,6 +341,30 @@ TEST(ArrayGradTest, SpaceToDepthAndDepthToSpaceUndoEachOther) {
   });
 }
 
+TEST(ArrayGradTest, MatrixDiagonals) {
+  CheckGradient({{2, 3}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::MatrixDiag(s, x[0]); });
+  CheckGradient({{2, 3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::MatrixDiagPart(s, x[0]); });
+  CheckGradients({{3, 4}, {3}}, [](const Scope& s, const Xs& x) -> Xs {
+    return {ops::MatrixSetDiag(s, x[0], x[1])};
+  });
+  for (const char* align : {"RIGHT_LEFT", "LEFT_RIGHT"}) {
+    CheckGradient({{2, 3, 3}}, [&](const Scope& s, const Xs& x) -> Output {
+      return ops::MatrixDiagV3(s, x[0], ops::Const(s, {-1, 1}), -1, 4, ops::Const(s, 0.5),
+                               ops::MatrixDiagV3::Align(align));
+    });
+    CheckGradient({{3, 4}}, [&](const Scope& s, const Xs& x) -> Output {
+      return ops::MatrixDiagPartV3(s, x[0], ops::Const(s, {-1, 2}), ops::Const(s, 0.0),
+                                   ops::MatrixDiagPartV3::Align(align));
+    });
+    CheckGradients({{2, 3, 4}, {2, 2, 3}}, [&](const Scope& s, const Xs& x) -> Xs {
+      return {ops::MatrixSetDiagV3(s, x[0], x[1], ops::Const(s, {0, 1}),
+                                   ops::MatrixSetDiagV3::Align(align))};
+    });
+  }
+}
+
 TEST(ArrayGradTest, PreventGradientRefusesWithItsMessage) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);

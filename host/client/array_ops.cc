@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -751,6 +752,69 @@ DepthToSpace::DepthToSpace(const Scope& scope, Input input, int64_t block_size)
 
 DepthToSpace::DepthToSpace(const Scope& scope, Input input, int64_t block_size, const Attrs& attrs)
     : operation(SpaceDepth(scope, "DepthToSpace", input, block_size, attrs)),
+      output(First(operation)) {}
+
+namespace {
+
+// A diagonal op: `values` of type T, then the int32 `k`, `num_rows`, `num_cols` inputs named in
+// `int_inputs`, then `padding` (type T) when given; `align` for the V3 forms.
+Operation DiagOp(const Scope& scope, absl::string_view op, const std::vector<Input>& values,
+                 const std::vector<std::pair<const char*, Input>>& int_inputs, const Input* padding,
+                 const std::string* align) {
+  if (!scope.ok()) return Operation();
+  std::vector<Output> ts;
+  for (const Input& value : values) ts.push_back(AsNodeOut(scope, value));
+  std::vector<std::pair<const char*, Output>> ints;
+  for (const auto& [name, value] : int_inputs) ints.emplace_back(name, AsNodeOut(scope, value));
+  Output pad;
+  if (padding != nullptr) pad = AsNodeOut(scope, *padding);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  std::vector<Output> typed = ts;
+  if (padding != nullptr) typed.push_back(pad);
+  const DataType t = builder.CommonType("T", typed);
+  builder.Inputs(ts);
+  for (const auto& [name, value] : ints) {
+    CheckFixedType(builder, name, value, TSR_DTYPE_INT32);
+    builder.Input(value);
+  }
+  if (padding != nullptr) builder.Input(pad);
+  builder.AttrType("T", t);
+  if (align != nullptr) builder.AttrString("align", *align);
+  return builder.Finalize({t});
+}
+
+}  // namespace
+
+MatrixDiag::MatrixDiag(const Scope& scope, Input diagonal)
+    : operation(DiagOp(scope, "MatrixDiag", {diagonal}, {}, nullptr, nullptr)),
+      output(First(operation)) {}
+
+MatrixDiagPart::MatrixDiagPart(const Scope& scope, Input input)
+    : operation(DiagOp(scope, "MatrixDiagPart", {input}, {}, nullptr, nullptr)),
+      diagonal(First(operation)) {}
+
+MatrixSetDiag::MatrixSetDiag(const Scope& scope, Input input, Input diagonal)
+    : operation(DiagOp(scope, "MatrixSetDiag", {input, diagonal}, {}, nullptr, nullptr)),
+      output(First(operation)) {}
+
+MatrixDiagV3::MatrixDiagV3(const Scope& scope, Input diagonal, Input k, Input num_rows,
+                           Input num_cols, Input padding_value, const Attrs& attrs)
+    : operation(DiagOp(scope, "MatrixDiagV3", {diagonal},
+                       {{"k", k}, {"num_rows", num_rows}, {"num_cols", num_cols}}, &padding_value,
+                       &attrs.align_)),
+      output(First(operation)) {}
+
+MatrixDiagPartV3::MatrixDiagPartV3(const Scope& scope, Input input, Input k, Input padding_value,
+                                   const Attrs& attrs)
+    : operation(
+          DiagOp(scope, "MatrixDiagPartV3", {input}, {{"k", k}}, &padding_value, &attrs.align_)),
+      diagonal(First(operation)) {}
+
+MatrixSetDiagV3::MatrixSetDiagV3(const Scope& scope, Input input, Input diagonal, Input k,
+                                 const Attrs& attrs)
+    : operation(
+          DiagOp(scope, "MatrixSetDiagV3", {input, diagonal}, {{"k", k}}, nullptr, &attrs.align_)),
       output(First(operation)) {}
 
 }  // namespace ops

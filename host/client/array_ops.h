@@ -712,6 +712,84 @@ class DepthToSpace {
   Output output;
 };
 
+// The main diagonal of `diagonal` ([..., n]) placed in [..., n, n] matrices of zeros. Attr T.
+class MatrixDiag {
+ public:
+  MatrixDiag(const Scope& scope, Input diagonal);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The main diagonal of each innermost matrix: [..., m, n] -> [..., min(m, n)]. Attr T.
+class MatrixDiagPart {
+ public:
+  MatrixDiagPart(const Scope& scope, Input input);
+  operator Output() const { return diagonal; }
+  Operation operation;
+  Output diagonal;
+};
+
+// `input` with the main diagonal of each innermost matrix replaced by `diagonal`. Attr T.
+class MatrixSetDiag {
+ public:
+  MatrixSetDiag(const Scope& scope, Input input, Input diagonal);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The `align` attr of the V3 diagonal ops: how diagonals shorter than the longest are packed
+// (superdiagonals first, subdiagonals second; default "RIGHT_LEFT").
+struct DiagAlignAttrs {
+  DiagAlignAttrs Align(std::string x) const {
+    DiagAlignAttrs ret = *this;
+    ret.align_ = std::move(x);
+    return ret;
+  }
+  std::string align_ = "RIGHT_LEFT";
+};
+
+// The diagonals k (an int32 scalar, or [lower, upper]) of `diagonal` placed in [..., num_rows,
+// num_cols] matrices of `padding_value` (num_rows / num_cols -1: the smallest that fits). Attrs T,
+// align.
+class MatrixDiagV3 {
+ public:
+  using Attrs = DiagAlignAttrs;
+  MatrixDiagV3(const Scope& scope, Input diagonal, Input k, Input num_rows, Input num_cols,
+               Input padding_value, const Attrs& attrs = Attrs());
+  static Attrs Align(std::string x) { return Attrs().Align(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The diagonals k of each innermost matrix, [..., num_diags, max_diag_len] (no num_diags
+// dimension for one diagonal), `padding_value` where a diagonal is shorter. Attrs T, align.
+class MatrixDiagPartV3 {
+ public:
+  using Attrs = DiagAlignAttrs;
+  MatrixDiagPartV3(const Scope& scope, Input input, Input k, Input padding_value,
+                   const Attrs& attrs = Attrs());
+  static Attrs Align(std::string x) { return Attrs().Align(std::move(x)); }
+  operator Output() const { return diagonal; }
+  Operation operation;
+  Output diagonal;
+};
+
+// `input` with its diagonals k replaced by `diagonal` (packed as MatrixDiagPartV3 returns them).
+// Attrs T, align.
+class MatrixSetDiagV3 {
+ public:
+  using Attrs = DiagAlignAttrs;
+  MatrixSetDiagV3(const Scope& scope, Input input, Input diagonal, Input k,
+                  const Attrs& attrs = Attrs());
+  static Attrs Align(std::string x) { return Attrs().Align(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
 }  // namespace ops
 }  // namespace tessera
 

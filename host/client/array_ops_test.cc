@@ -452,6 +452,39 @@ TEST(ArrayOpsTest, SpaceBatchAndDepthMoves) {
   )pb"));
 }
 
+TEST(ArrayOpsTest, MatrixDiagonalOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto k = ops::Placeholder(root.WithOpName("k"), DT_INT32);
+  ops::MatrixDiag(root, x);
+  ops::MatrixDiagPart(root, x);
+  ops::MatrixSetDiag(root, x, x);
+  ops::MatrixDiagV3(root, x, k, k, k, x);
+  ops::MatrixDiagPartV3(root, x, k, x, ops::MatrixDiagPartV3::Align("LEFT_LEFT"));
+  ops::MatrixSetDiagV3(root, x, x, k);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "MatrixDiagPart", R"pb(
+    name: "MatrixDiagPart" op: "MatrixDiagPart" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixDiagV3", R"pb(
+    name: "MatrixDiagV3" op: "MatrixDiagV3" input: "x" input: "k" input: "k" input: "k"
+    input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "align" value { s: "RIGHT_LEFT" } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixDiagPartV3", R"pb(
+    name: "MatrixDiagPartV3" op: "MatrixDiagPartV3" input: "x" input: "k" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "align" value { s: "LEFT_LEFT" } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixSetDiagV3", R"pb(
+    name: "MatrixSetDiagV3" op: "MatrixSetDiagV3" input: "x" input: "x" input: "k"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "align" value { s: "RIGHT_LEFT" } }
+  )pb"));
+}
+
 TEST(ArrayOpsTest, ReverseSequenceGatherNdAndScatterNd) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);

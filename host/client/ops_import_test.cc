@@ -68,6 +68,10 @@ tensorflow::GraphDef GraphWithEveryWrapper() {
   ops::DepthToSpace(
       root, ops::SpaceToDepth(root, ops::Pad(root, image, {{0, 0}, {0, 0}, {0, 1}, {0, 0}}), 2), 2,
       ops::DepthToSpace::DataFormat("NHWC"));
+  ops::MatrixSetDiag(root, x, ops::MatrixDiagPart(root, x));
+  ops::MatrixDiag(root, ops::MatrixDiagPart(root, x));
+  ops::MatrixSetDiagV3(root, x, ops::MatrixDiagPartV3(root, x, {-1, 1}, 0.f), {-1, 1});
+  ops::MatrixDiagV3(root, {1.f, 2.f}, 1, -1, -1, 0.f);
   ops::Sin(root, x);
   ops::Cos(root, x);
   ops::Tan(root, x);

@@ -1,5 +1,5 @@
-// The array op definitions are split over five files; RegisterArrayOps (array_ops.cc) calls the
-// four groups declared here.
+// The array op definitions are split over six files; RegisterArrayOps (array_ops.cc) calls the
+// five groups declared here.
 #ifndef TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
 #define TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
 
@@ -18,6 +18,8 @@ absl::Status RegisterArrayIndexOps(OpRegistry* registry);
 // SpaceToBatchND, BatchToSpaceND, SpaceToBatch, BatchToSpace, SpaceToDepth, DepthToSpace
 // (array_layout_ops.cc).
 absl::Status RegisterArrayLayoutOps(OpRegistry* registry);
+// MatrixDiag, MatrixDiagPart, MatrixSetDiag and their V2 and V3 forms (array_diag_ops.cc).
+absl::Status RegisterArrayDiagOps(OpRegistry* registry);
 
 }  // namespace tessera
 

@@ -610,7 +610,8 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterArraySliceOps(registry));
   RETURN_IF_ERROR(RegisterArrayTransformOps(registry));
   RETURN_IF_ERROR(RegisterArrayIndexOps(registry));
-  return RegisterArrayLayoutOps(registry);
+  RETURN_IF_ERROR(RegisterArrayLayoutOps(registry));
+  return RegisterArrayDiagOps(registry);
 }
 
 }  // namespace tessera

@@ -73,6 +73,7 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterTopKKernels,
       &RegisterSpaceToBatchKernels,
       &RegisterDepthToSpaceKernels,
+      &RegisterMatrixDiagKernels,
       &RegisterMatrixBandPartKernels,
       &RegisterSegmentReductionKernels,
   };

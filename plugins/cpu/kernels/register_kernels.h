@@ -72,6 +72,8 @@ sdk::Status RegisterTopKKernels(TSR_Registrar* registrar);  // TopKV2
 // SpaceToBatchND BatchToSpaceND SpaceToBatch BatchToSpace
 sdk::Status RegisterSpaceToBatchKernels(TSR_Registrar* registrar);
 sdk::Status RegisterDepthToSpaceKernels(TSR_Registrar* registrar);  // and SpaceToDepth
+// MatrixDiag, MatrixDiagPart, MatrixSetDiag, each in versions 1 to 3.
+sdk::Status RegisterMatrixDiagKernels(TSR_Registrar* registrar);
 sdk::Status RegisterMatrixBandPartKernels(TSR_Registrar* registrar);
 // SegmentSum SegmentMean SegmentMax UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
 sdk::Status RegisterSegmentReductionKernels(TSR_Registrar* registrar);
