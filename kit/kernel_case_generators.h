@@ -61,6 +61,9 @@ std::vector<KernelCase> SpaceToBatchNdCases(const CaseRequest& request);
 std::vector<KernelCase> BatchToSpaceNdCases(const CaseRequest& request);
 std::vector<KernelCase> SpaceToDepthCases(const CaseRequest& request);
 std::vector<KernelCase> DepthToSpaceCases(const CaseRequest& request);
+std::vector<KernelCase> MatrixDiagPartV3Cases(const CaseRequest& request);
+std::vector<KernelCase> MatrixSetDiagV3Cases(const CaseRequest& request);
+std::vector<KernelCase> MatrixDiagV3Cases(const CaseRequest& request);
 std::vector<KernelCase> SegmentCases(const CaseRequest& request);
 std::vector<KernelCase> UnsortedSegmentCases(const CaseRequest& request);
 

@@ -422,6 +422,51 @@ std::vector<KernelCase> DepthToSpaceCases(const CaseRequest& request) {
   return SpaceDepthCases(request, false);
 }
 
+// One diagonal and a band, in two alignments: the packed diagonals of a [2, 3, 4] batch.
+std::vector<KernelCase> MatrixDiagPartV3Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [k, align] : std::vector<std::pair<std::vector<int64_t>, const char*>>{
+           {{1}, "RIGHT_LEFT"}, {{-1, 2}, "RIGHT_LEFT"}, {{-2, 0}, "LEFT_RIGHT"}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 3, 4}), IntVector(TSR_DTYPE_INT32, k), In(request, 2, {})};
+    c.attrs["align"].set_s(align);
+    c.variant = absl::StrCat("[2,3,4]/k[", absl::StrJoin(k, ","), "]/", align);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// The same bands set into, and built from, packed diagonals.
+std::vector<KernelCase> MatrixSetDiagV3Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [k, diagonal] : std::vector<std::pair<std::vector<int64_t>, TensorShape>>{
+           {{1}, {2, 3}}, {{-1, 2}, {2, 4, 3}}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 3, 4}), In(request, 1, diagonal), IntVector(TSR_DTYPE_INT32, k)};
+    c.attrs["align"].set_s("RIGHT_LEFT");
+    c.variant = absl::StrCat("[2,3,4]/k[", absl::StrJoin(k, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> MatrixDiagV3Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [k, diagonal, rows, cols] :
+       std::vector<std::tuple<std::vector<int64_t>, TensorShape, int64_t, int64_t>>{
+           {{1}, {2, 3}, -1, -1}, {{-1, 2}, {2, 4, 3}, 3, 4}, {{0}, {3}, 3, 5}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, diagonal), IntVector(TSR_DTYPE_INT32, k),
+                IntScalar(TSR_DTYPE_INT32, rows), IntScalar(TSR_DTYPE_INT32, cols),
+                In(request, 4, {})};
+    c.attrs["align"].set_s("RIGHT_LEFT");
+    c.variant = absl::StrCat(diagonal.DebugString(), "/k[", absl::StrJoin(k, ","), "]/rows", rows,
+                             "/cols", cols);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 std::vector<KernelCase> SegmentCases(const CaseRequest& request) {
   std::vector<KernelCase> cases;
   for (const std::vector<int64_t>& ids :
