@@ -64,6 +64,13 @@ std::vector<KernelCase> GatherV1Cases(const CaseRequest& request);
 std::vector<KernelCase> ReverseV1Cases(const CaseRequest& request);
 std::vector<KernelCase> ConcatV1Cases(const CaseRequest& request);
 std::vector<KernelCase> MatrixBandPartCases(const CaseRequest& request);
+std::vector<KernelCase> SpaceToBatchNdCases(const CaseRequest& request);
+std::vector<KernelCase> BatchToSpaceNdCases(const CaseRequest& request);
+std::vector<KernelCase> SpaceToDepthCases(const CaseRequest& request);
+std::vector<KernelCase> DepthToSpaceCases(const CaseRequest& request);
+std::vector<KernelCase> MatrixDiagPartV3Cases(const CaseRequest& request);
+std::vector<KernelCase> MatrixSetDiagV3Cases(const CaseRequest& request);
+std::vector<KernelCase> MatrixDiagV3Cases(const CaseRequest& request);
 std::vector<KernelCase> SegmentCases(const CaseRequest& request);
 std::vector<KernelCase> UnsortedSegmentCases(const CaseRequest& request);
 

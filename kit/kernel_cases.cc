@@ -238,6 +238,13 @@ const std::map<std::string, Generator>& Generators() {
     (*t)["Reverse"] = ReverseV1Cases;
     (*t)["Concat"] = ConcatV1Cases;
     (*t)["MatrixBandPart"] = MatrixBandPartCases;
+    (*t)["SpaceToBatchND"] = SpaceToBatchNdCases;
+    (*t)["BatchToSpaceND"] = BatchToSpaceNdCases;
+    (*t)["SpaceToDepth"] = SpaceToDepthCases;
+    (*t)["DepthToSpace"] = DepthToSpaceCases;
+    (*t)["MatrixDiagPartV3"] = MatrixDiagPartV3Cases;
+    (*t)["MatrixSetDiagV3"] = MatrixSetDiagV3Cases;
+    (*t)["MatrixDiagV3"] = MatrixDiagV3Cases;
     for (const char* op : {"SegmentSum", "SegmentMean", "SegmentMax"}) (*t)[op] = SegmentCases;
     for (const char* op : {"UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
                            "UnsortedSegmentProd"}) {

@@ -359,6 +359,114 @@ std::vector<KernelCase> MatrixBandPartCases(const CaseRequest& request) {
   return cases;
 }
 
+// Block shapes of one and two spatial dimensions, with and without padding (SpaceToBatchND) or
+// cropping (BatchToSpaceND, whose input has the batched shape).
+std::vector<KernelCase> SpaceBatchNdCases(const CaseRequest& request, bool to_batch) {
+  std::vector<KernelCase> cases;
+  auto add = [&](const TensorShape& input, const std::vector<int64_t>& block,
+                 const std::vector<int64_t>& amounts) {
+    KernelCase c;
+    const int64_t m = static_cast<int64_t>(block.size());
+    c.inputs = {In(request, 0, input), IntVector(InputType(request, 1), block),
+                IntVector(InputType(request, 2), amounts).Reshaped(TensorShape{m, 2})};
+    c.variant = absl::StrCat(input.DebugString(), "/block[", absl::StrJoin(block, ","), "]/",
+                             to_batch ? "paddings[" : "crops[", absl::StrJoin(amounts, ","), "]");
+    cases.push_back(std::move(c));
+  };
+  if (to_batch) {
+    add(TensorShape{2, 4, 3, 2}, {2, 3}, {0, 0, 0, 0});
+    add(TensorShape{1, 3, 5, 1}, {2, 2}, {1, 0, 0, 1});
+    add(TensorShape{2, 5, 3}, {3}, {0, 1});
+  } else {
+    add(TensorShape{12, 2, 1, 2}, {2, 3}, {0, 0, 0, 0});
+    add(TensorShape{4, 2, 3, 1}, {2, 2}, {1, 0, 0, 1});
+    add(TensorShape{6, 2, 3}, {3}, {0, 1});
+  }
+  return cases;
+}
+
+std::vector<KernelCase> SpaceToBatchNdCases(const CaseRequest& request) {
+  return SpaceBatchNdCases(request, true);
+}
+
+std::vector<KernelCase> BatchToSpaceNdCases(const CaseRequest& request) {
+  return SpaceBatchNdCases(request, false);
+}
+
+// Block sizes 2 and 3 in both layouts: the space side [1, 6, 6, 2] (NHWC) or [1, 2, 6, 6] (NCHW),
+// the depth side with the block moved into the channels.
+std::vector<KernelCase> SpaceDepthCases(const CaseRequest& request, bool to_depth) {
+  std::vector<KernelCase> cases;
+  for (const int64_t block : {2, 3}) {
+    for (const char* format : {"NHWC", "NCHW"}) {
+      const bool nchw = std::string(format) == "NCHW";
+      const int64_t h = to_depth ? 6 : 6 / block;
+      const int64_t depth = to_depth ? 2 : 2 * block * block;
+      KernelCase c;
+      const TensorShape shape = nchw ? TensorShape{1, depth, h, h} : TensorShape{1, h, h, depth};
+      c.inputs = {In(request, 0, shape)};
+      c.attrs["block_size"].set_i(block);
+      c.attrs["data_format"].set_s(format);
+      c.variant = absl::StrCat(shape.DebugString(), "/block", block, "/", format);
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+std::vector<KernelCase> SpaceToDepthCases(const CaseRequest& request) {
+  return SpaceDepthCases(request, true);
+}
+
+std::vector<KernelCase> DepthToSpaceCases(const CaseRequest& request) {
+  return SpaceDepthCases(request, false);
+}
+
+// One diagonal and a band, in two alignments: the packed diagonals of a [2, 3, 4] batch.
+std::vector<KernelCase> MatrixDiagPartV3Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [k, align] : std::vector<std::pair<std::vector<int64_t>, const char*>>{
+           {{1}, "RIGHT_LEFT"}, {{-1, 2}, "RIGHT_LEFT"}, {{-2, 0}, "LEFT_RIGHT"}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 3, 4}), IntVector(TSR_DTYPE_INT32, k), In(request, 2, {})};
+    c.attrs["align"].set_s(align);
+    c.variant = absl::StrCat("[2,3,4]/k[", absl::StrJoin(k, ","), "]/", align);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// The same bands set into, and built from, packed diagonals.
+std::vector<KernelCase> MatrixSetDiagV3Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [k, diagonal] : std::vector<std::pair<std::vector<int64_t>, TensorShape>>{
+           {{1}, {2, 3}}, {{-1, 2}, {2, 4, 3}}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, {2, 3, 4}), In(request, 1, diagonal), IntVector(TSR_DTYPE_INT32, k)};
+    c.attrs["align"].set_s("RIGHT_LEFT");
+    c.variant = absl::StrCat("[2,3,4]/k[", absl::StrJoin(k, ","), "]");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<KernelCase> MatrixDiagV3Cases(const CaseRequest& request) {
+  std::vector<KernelCase> cases;
+  for (const auto& [k, diagonal, rows, cols] :
+       std::vector<std::tuple<std::vector<int64_t>, TensorShape, int64_t, int64_t>>{
+           {{1}, {2, 3}, -1, -1}, {{-1, 2}, {2, 4, 3}, 3, 4}, {{0}, {3}, 3, 5}}) {
+    KernelCase c;
+    c.inputs = {In(request, 0, diagonal), IntVector(TSR_DTYPE_INT32, k),
+                IntScalar(TSR_DTYPE_INT32, rows), IntScalar(TSR_DTYPE_INT32, cols),
+                In(request, 4, {})};
+    c.attrs["align"].set_s("RIGHT_LEFT");
+    c.variant = absl::StrCat(diagonal.DebugString(), "/k[", absl::StrJoin(k, ","), "]/rows", rows,
+                             "/cols", cols);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 std::vector<KernelCase> SegmentCases(const CaseRequest& request) {
   std::vector<KernelCase> cases;
   for (const std::vector<int64_t>& ids :

@@ -2,6 +2,7 @@
 // that reshape, join, cut, permute, slice, pad, tile, gather or stitch pass the gradient back
 // through the inverse movement; shape-valued inputs and outputs get none; PreventGradient refuses.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -349,6 +350,82 @@ absl::Status MatrixBandPartGrad(const Scope& s, const GradOp& op, const Grads& g
   return absl::OkStatus();
 }
 
+// SpaceToBatchND and BatchToSpaceND are each other's gradient, the paddings serving as crops and
+// the crops as paddings; likewise SpaceToBatch and BatchToSpace.
+absl::Status SpaceToBatchNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::BatchToSpaceND(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()};
+  return absl::OkStatus();
+}
+
+absl::Status BatchToSpaceNdGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SpaceToBatchND(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()};
+  return absl::OkStatus();
+}
+
+absl::Status SpaceToBatchGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::BatchToSpace(s, g[0], op.inputs[1], op.IntAttr("block_size", 2)), Output()};
+  return absl::OkStatus();
+}
+
+absl::Status BatchToSpaceGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SpaceToBatch(s, g[0], op.inputs[1], op.IntAttr("block_size", 2)), Output()};
+  return absl::OkStatus();
+}
+
+// SpaceToDepth and DepthToSpace are each other's gradient, with the same block_size and layout.
+absl::Status SpaceToDepthGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::DepthToSpace(s, g[0], op.IntAttr("block_size", 2),
+                            ops::DepthToSpace::DataFormat(op.StringAttr("data_format", "NHWC")))};
+  return absl::OkStatus();
+}
+
+absl::Status DepthToSpaceGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  *out = {ops::SpaceToDepth(s, g[0], op.IntAttr("block_size", 2),
+                            ops::SpaceToDepth::DataFormat(op.StringAttr("data_format", "NHWC")))};
+  return absl::OkStatus();
+}
+
+// The diagonal ops: MatrixDiag's gradient is the same diagonals of the gradient, MatrixDiagPart's
+// the gradient placed on those diagonals of zeros, and MatrixSetDiag's the gradient with those
+// diagonals zeroed (for the input) and read back (for the diagonal). Version 2 packs LEFT_LEFT.
+ops::DiagAlignAttrs AlignOf(const GradOp& op) {
+  return ops::DiagAlignAttrs().Align(op.op().back() == '3' ? op.StringAttr("align", "RIGHT_LEFT")
+                                                           : "LEFT_LEFT");
+}
+
+absl::Status MatrixDiagGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  if (op.op() == "MatrixDiag") {
+    *out = {ops::MatrixDiagPart(s, g[0])};
+  } else {
+    const Output zero = grad_util::Scalar(s, 0, op.inputs[0].type());
+    *out = {ops::MatrixDiagPartV3(s, g[0], op.inputs[1], zero, AlignOf(op)), Output(), Output(),
+            Output(), Output()};
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MatrixDiagPartGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output zeros = ops::ZerosLike(s, op.inputs[0]);
+  if (op.op() == "MatrixDiagPart") {
+    *out = {ops::MatrixSetDiag(s, zeros, g[0])};
+  } else {
+    *out = {ops::MatrixSetDiagV3(s, zeros, g[0], op.inputs[1], AlignOf(op)), Output(), Output()};
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MatrixSetDiagGrad(const Scope& s, const GradOp& op, const Grads& g, Grads* out) {
+  const Output zeros = ops::ZerosLike(s, op.inputs[1]);
+  if (op.op() == "MatrixSetDiag") {
+    *out = {ops::MatrixSetDiag(s, g[0], zeros), ops::MatrixDiagPart(s, g[0])};
+  } else {
+    const Output zero = grad_util::Scalar(s, 0, op.inputs[0].type());
+    *out = {ops::MatrixSetDiagV3(s, g[0], zeros, op.inputs[2], AlignOf(op)),
+            ops::MatrixDiagPartV3(s, g[0], op.inputs[2], zero, AlignOf(op)), Output()};
+  }
+  return absl::OkStatus();
+}
+
 // PreventGradient: asking for the gradient is the error, quoting the node's message.
 absl::Status PreventGradientGrad(const Scope&, const GradOp& op, const Grads&, Grads*) {
   return absl::InvalidArgumentError(
@@ -404,6 +481,17 @@ absl::Status RegisterArrayGradients(GradientRegistry* r) {
   RETURN_IF_ERROR(r->Register("Reverse", ReverseV1Grad));
   RETURN_IF_ERROR(r->Register("Concat", ConcatV1Grad));
   RETURN_IF_ERROR(r->Register("MatrixBandPart", MatrixBandPartGrad));
+  RETURN_IF_ERROR(r->Register("SpaceToBatchND", SpaceToBatchNdGrad));
+  RETURN_IF_ERROR(r->Register("BatchToSpaceND", BatchToSpaceNdGrad));
+  RETURN_IF_ERROR(r->Register("SpaceToBatch", SpaceToBatchGrad));
+  RETURN_IF_ERROR(r->Register("BatchToSpace", BatchToSpaceGrad));
+  RETURN_IF_ERROR(r->Register("SpaceToDepth", SpaceToDepthGrad));
+  RETURN_IF_ERROR(r->Register("DepthToSpace", DepthToSpaceGrad));
+  for (const char* version : {"", "V2", "V3"}) {
+    RETURN_IF_ERROR(r->Register(std::string("MatrixDiag") + version, MatrixDiagGrad));
+    RETURN_IF_ERROR(r->Register(std::string("MatrixDiagPart") + version, MatrixDiagPartGrad));
+    RETURN_IF_ERROR(r->Register(std::string("MatrixSetDiag") + version, MatrixSetDiagGrad));
+  }
   for (const char* op : {"Const", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "VariableV2", "VarHandleOp", "Placeholder",
                          "OneHot", "Range", "Where", "InvertPermutation", "ShapeN",

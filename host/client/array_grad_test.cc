@@ -1,9 +1,9 @@
 // Numeric checks of the array gradients: joining and cutting (ConcatV2, Pack, Unpack, Split,
 // SplitV), permuting (Transpose, ReverseV2), slicing (Slice, StridedSlice with every mask),
 // padding (Pad, PadV2, MirrorPad), Tile, BroadcastTo, GatherV2, Gather, GatherNd, ScatterNd,
-// ReverseSequence, Reverse, Concat, MatrixBandPart, DynamicStitch, IdentityN, Fill and the
-// gradient helper ops themselves, with negative axes and size-1 dimensions throughout; and
-// PreventGradient's refusal.
+// ReverseSequence, Reverse, Concat, MatrixBandPart, the space/batch/depth moves, DynamicStitch,
+// IdentityN, Fill and the gradient helper ops themselves, with negative axes and size-1 dimensions
+// throughout; and PreventGradient's refusal.
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -307,6 +307,62 @@ TEST(ArrayGradTest, MatrixBandPartKeepsTheBand) {
   CheckGradient({{4, 3}}, [](const Scope& s, const Xs& x) -> Output {
     return ops::MatrixBandPart(s, x[0], ops::Const(s, int64_t{-1}), ops::Const(s, int64_t{2}));
   });
+}
+
+TEST(ArrayGradTest, SpaceToBatchAndBatchToSpaceUndoEachOther) {
+  CheckGradient({{2, 3, 4, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::SpaceToBatchND(s, x[0], ops::Const(s, {2, 3}), ops::Const(s, {{1, 0}, {1, 1}}));
+  });
+  CheckGradient({{6, 2, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::BatchToSpaceND(
+        s, x[0], ops::Const(s, {3}),
+        ops::Const(s, Tensor::FromVector<int64_t>(TensorShape{1, 2}, {1, 2})));
+  });
+  CheckGradient({{1, 3, 2, 1}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::SpaceToBatch(s, x[0], ops::Const(s, {{1, 0}, {0, 0}}), 2);
+  });
+  CheckGradient({{4, 2, 1, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::BatchToSpace(s, x[0], ops::Const(s, {{0, 1}, {1, 0}}), 2);
+  });
+}
+
+TEST(ArrayGradTest, SpaceToDepthAndDepthToSpaceUndoEachOther) {
+  CheckGradient({{2, 4, 2, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::SpaceToDepth(s, x[0], 2);
+  });
+  CheckGradient({{1, 2, 1, 8}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::DepthToSpace(s, x[0], 2);
+  });
+  CheckGradient({{1, 2, 3, 3}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::SpaceToDepth(s, x[0], 3, ops::SpaceToDepth::DataFormat("NCHW"));
+  });
+  CheckGradient({{2, 9, 1, 2}}, [](const Scope& s, const Xs& x) -> Output {
+    return ops::DepthToSpace(s, x[0], 3, ops::DepthToSpace::DataFormat("NCHW"));
+  });
+}
+
+TEST(ArrayGradTest, MatrixDiagonals) {
+  CheckGradient({{2, 3}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::MatrixDiag(s, x[0]); });
+  CheckGradient({{2, 3, 4}},
+                [](const Scope& s, const Xs& x) -> Output { return ops::MatrixDiagPart(s, x[0]); });
+  CheckGradients({{3, 4}, {3}}, [](const Scope& s, const Xs& x) -> Xs {
+    return {ops::MatrixSetDiag(s, x[0], x[1])};
+  });
+  for (const char* align : {"RIGHT_LEFT", "LEFT_RIGHT"}) {
+    CheckGradient({{2, 3, 3}}, [&](const Scope& s, const Xs& x) -> Output {
+      return ops::MatrixDiagV3(s, x[0], ops::Const(s, {-1, 1}), -1, 4, ops::Const(s, 0.5),
+                               ops::MatrixDiagV3::Align(align));
+    });
+    CheckGradient({{3, 4}}, [&](const Scope& s, const Xs& x) -> Output {
+      return ops::MatrixDiagPartV3(s, x[0], ops::Const(s, {-1, 2}), ops::Const(s, 0.0),
+                                   ops::MatrixDiagPartV3::Align(align));
+    });
+    CheckGradients({{2, 3, 4}, {2, 2, 3}}, [&](const Scope& s, const Xs& x) -> Xs {
+      return {ops::MatrixSetDiagV3(s, x[0], x[1], ops::Const(s, {0, 1}),
+                                   ops::MatrixSetDiagV3::Align(align))};
+    });
+  }
 }
 
 TEST(ArrayGradTest, PreventGradientRefusesWithItsMessage) {

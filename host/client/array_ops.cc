@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -676,6 +677,145 @@ ParallelDynamicStitch::ParallelDynamicStitch(const Scope& scope, InputList indic
                                              InputList data)
     : operation(Stitch(scope, "ParallelDynamicStitch", indices, data)),
       merged(First(operation)) {}
+
+namespace {
+
+// SpaceToBatchND or BatchToSpaceND: input, int32/int64 block_shape, int32/int64 `amounts_attr`.
+Operation SpaceBatchNd(const Scope& scope, absl::string_view op, const Input& input,
+                       const Input& block_shape, absl::string_view amounts_attr,
+                       const Input& amounts) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  Output block = AsNodeOut(scope, block_shape);
+  Output amount = AsNodeOut(scope, amounts);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.CheckType("Tblock_shape", block, kIndexTypes);
+  builder.CheckType(amounts_attr, amount, kIndexTypes);
+  builder.Input(in).Input(block).Input(amount).AttrType("T", in.type());
+  builder.AttrType("Tblock_shape", block.type()).AttrType(amounts_attr, amount.type());
+  return builder.Finalize({in.type()});
+}
+
+// SpaceToBatch or BatchToSpace: input, int32/int64 `amounts_attr`, block_size.
+Operation SpaceBatchV1(const Scope& scope, absl::string_view op, const Input& input,
+                       absl::string_view amounts_attr, const Input& amounts, int64_t block_size) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  Output amount = AsNodeOut(scope, amounts);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.CheckType(amounts_attr, amount, kIndexTypes);
+  builder.Input(in).Input(amount).AttrType("T", in.type());
+  builder.AttrType(amounts_attr, amount.type()).AttrInt("block_size", block_size);
+  return builder.Finalize({in.type()});
+}
+
+Operation SpaceDepth(const Scope& scope, absl::string_view op, const Input& input,
+                     int64_t block_size, const SpaceDepthAttrs& attrs) {
+  if (!scope.ok()) return Operation();
+  Output in = AsNodeOut(scope, input);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  builder.Input(in).AttrType("T", in.type()).AttrInt("block_size", block_size);
+  builder.AttrString("data_format", attrs.data_format_);
+  return builder.Finalize({in.type()});
+}
+
+}  // namespace
+
+SpaceToBatchND::SpaceToBatchND(const Scope& scope, Input input, Input block_shape, Input paddings)
+    : operation(SpaceBatchNd(scope, "SpaceToBatchND", input, block_shape, "Tpaddings", paddings)),
+      output(First(operation)) {}
+
+BatchToSpaceND::BatchToSpaceND(const Scope& scope, Input input, Input block_shape, Input crops)
+    : operation(SpaceBatchNd(scope, "BatchToSpaceND", input, block_shape, "Tcrops", crops)),
+      output(First(operation)) {}
+
+SpaceToBatch::SpaceToBatch(const Scope& scope, Input input, Input paddings, int64_t block_size)
+    : operation(SpaceBatchV1(scope, "SpaceToBatch", input, "Tpaddings", paddings, block_size)),
+      output(First(operation)) {}
+
+BatchToSpace::BatchToSpace(const Scope& scope, Input input, Input crops, int64_t block_size)
+    : operation(SpaceBatchV1(scope, "BatchToSpace", input, "Tidx", crops, block_size)),
+      output(First(operation)) {}
+
+SpaceToDepth::SpaceToDepth(const Scope& scope, Input input, int64_t block_size)
+    : SpaceToDepth(scope, input, block_size, Attrs()) {}
+
+SpaceToDepth::SpaceToDepth(const Scope& scope, Input input, int64_t block_size, const Attrs& attrs)
+    : operation(SpaceDepth(scope, "SpaceToDepth", input, block_size, attrs)),
+      output(First(operation)) {}
+
+DepthToSpace::DepthToSpace(const Scope& scope, Input input, int64_t block_size)
+    : DepthToSpace(scope, input, block_size, Attrs()) {}
+
+DepthToSpace::DepthToSpace(const Scope& scope, Input input, int64_t block_size, const Attrs& attrs)
+    : operation(SpaceDepth(scope, "DepthToSpace", input, block_size, attrs)),
+      output(First(operation)) {}
+
+namespace {
+
+// A diagonal op: `values` of type T, then the int32 `k`, `num_rows`, `num_cols` inputs named in
+// `int_inputs`, then `padding` (type T) when given; `align` for the V3 forms.
+Operation DiagOp(const Scope& scope, absl::string_view op, const std::vector<Input>& values,
+                 const std::vector<std::pair<const char*, Input>>& int_inputs, const Input* padding,
+                 const std::string* align) {
+  if (!scope.ok()) return Operation();
+  std::vector<Output> ts;
+  for (const Input& value : values) ts.push_back(AsNodeOut(scope, value));
+  std::vector<std::pair<const char*, Output>> ints;
+  for (const auto& [name, value] : int_inputs) ints.emplace_back(name, AsNodeOut(scope, value));
+  Output pad;
+  if (padding != nullptr) pad = AsNodeOut(scope, *padding);
+  if (!scope.ok()) return Operation();
+  OpBuilder builder(scope, op);
+  std::vector<Output> typed = ts;
+  if (padding != nullptr) typed.push_back(pad);
+  const DataType t = builder.CommonType("T", typed);
+  builder.Inputs(ts);
+  for (const auto& [name, value] : ints) {
+    CheckFixedType(builder, name, value, TSR_DTYPE_INT32);
+    builder.Input(value);
+  }
+  if (padding != nullptr) builder.Input(pad);
+  builder.AttrType("T", t);
+  if (align != nullptr) builder.AttrString("align", *align);
+  return builder.Finalize({t});
+}
+
+}  // namespace
+
+MatrixDiag::MatrixDiag(const Scope& scope, Input diagonal)
+    : operation(DiagOp(scope, "MatrixDiag", {diagonal}, {}, nullptr, nullptr)),
+      output(First(operation)) {}
+
+MatrixDiagPart::MatrixDiagPart(const Scope& scope, Input input)
+    : operation(DiagOp(scope, "MatrixDiagPart", {input}, {}, nullptr, nullptr)),
+      diagonal(First(operation)) {}
+
+MatrixSetDiag::MatrixSetDiag(const Scope& scope, Input input, Input diagonal)
+    : operation(DiagOp(scope, "MatrixSetDiag", {input, diagonal}, {}, nullptr, nullptr)),
+      output(First(operation)) {}
+
+MatrixDiagV3::MatrixDiagV3(const Scope& scope, Input diagonal, Input k, Input num_rows,
+                           Input num_cols, Input padding_value, const Attrs& attrs)
+    : operation(DiagOp(scope, "MatrixDiagV3", {diagonal},
+                       {{"k", k}, {"num_rows", num_rows}, {"num_cols", num_cols}}, &padding_value,
+                       &attrs.align_)),
+      output(First(operation)) {}
+
+MatrixDiagPartV3::MatrixDiagPartV3(const Scope& scope, Input input, Input k, Input padding_value,
+                                   const Attrs& attrs)
+    : operation(
+          DiagOp(scope, "MatrixDiagPartV3", {input}, {{"k", k}}, &padding_value, &attrs.align_)),
+      diagonal(First(operation)) {}
+
+MatrixSetDiagV3::MatrixSetDiagV3(const Scope& scope, Input input, Input diagonal, Input k,
+                                 const Attrs& attrs)
+    : operation(
+          DiagOp(scope, "MatrixSetDiagV3", {input, diagonal}, {{"k", k}}, nullptr, &attrs.align_)),
+      output(First(operation)) {}
 
 }  // namespace ops
 }  // namespace tessera

@@ -636,6 +636,160 @@ class ParallelDynamicStitch {
   Output merged;
 };
 
+// SpaceToBatch for N-D tensors: spatial dimensions 1..M of `input`, zero-padded by the [M, 2]
+// `paddings`, cut into blocks of `block_shape` whose offsets join the batch dimension
+// (offset-major). Attrs T, Tblock_shape, Tpaddings (int32/int64).
+class SpaceToBatchND {
+ public:
+  SpaceToBatchND(const Scope& scope, Input input, Input block_shape, Input paddings);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The inverse of SpaceToBatchND: batch blocks of `block_shape` moved back into spatial dimensions
+// 1..M, then cropped by the [M, 2] `crops`. Attrs T, Tblock_shape, Tcrops (int32/int64).
+class BatchToSpaceND {
+ public:
+  BatchToSpaceND(const Scope& scope, Input input, Input block_shape, Input crops);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// SpaceToBatchND of a 4-D input with block_shape [block_size, block_size]. Attrs T, Tpaddings,
+// block_size (>= 2).
+class SpaceToBatch {
+ public:
+  SpaceToBatch(const Scope& scope, Input input, Input paddings, int64_t block_size);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// BatchToSpaceND of a 4-D input with block_shape [block_size, block_size]. Attrs T, block_size
+// (>= 2), Tidx.
+class BatchToSpace {
+ public:
+  BatchToSpace(const Scope& scope, Input input, Input crops, int64_t block_size);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The data_format attr of SpaceToDepth and DepthToSpace ("NHWC", the default, or "NCHW").
+struct SpaceDepthAttrs {
+  SpaceDepthAttrs DataFormat(std::string x) const {
+    SpaceDepthAttrs ret = *this;
+    ret.data_format_ = std::move(x);
+    return ret;
+  }
+  std::string data_format_ = "NHWC";
+};
+
+// Each block_size x block_size block of height and width moved into the depth, the block's rows
+// outermost. Attrs T, block_size (>= 2), data_format.
+class SpaceToDepth {
+ public:
+  using Attrs = SpaceDepthAttrs;
+  SpaceToDepth(const Scope& scope, Input input, int64_t block_size);
+  SpaceToDepth(const Scope& scope, Input input, int64_t block_size, const Attrs& attrs);
+  static Attrs DataFormat(std::string x) { return Attrs().DataFormat(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The inverse of SpaceToDepth. Attrs T, block_size (>= 2), data_format.
+class DepthToSpace {
+ public:
+  using Attrs = SpaceDepthAttrs;
+  DepthToSpace(const Scope& scope, Input input, int64_t block_size);
+  DepthToSpace(const Scope& scope, Input input, int64_t block_size, const Attrs& attrs);
+  static Attrs DataFormat(std::string x) { return Attrs().DataFormat(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The main diagonal of `diagonal` ([..., n]) placed in [..., n, n] matrices of zeros. Attr T.
+class MatrixDiag {
+ public:
+  MatrixDiag(const Scope& scope, Input diagonal);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The main diagonal of each innermost matrix: [..., m, n] -> [..., min(m, n)]. Attr T.
+class MatrixDiagPart {
+ public:
+  MatrixDiagPart(const Scope& scope, Input input);
+  operator Output() const { return diagonal; }
+  Operation operation;
+  Output diagonal;
+};
+
+// `input` with the main diagonal of each innermost matrix replaced by `diagonal`. Attr T.
+class MatrixSetDiag {
+ public:
+  MatrixSetDiag(const Scope& scope, Input input, Input diagonal);
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The `align` attr of the V3 diagonal ops: how diagonals shorter than the longest are packed
+// (superdiagonals first, subdiagonals second; default "RIGHT_LEFT").
+struct DiagAlignAttrs {
+  DiagAlignAttrs Align(std::string x) const {
+    DiagAlignAttrs ret = *this;
+    ret.align_ = std::move(x);
+    return ret;
+  }
+  std::string align_ = "RIGHT_LEFT";
+};
+
+// The diagonals k (an int32 scalar, or [lower, upper]) of `diagonal` placed in [..., num_rows,
+// num_cols] matrices of `padding_value` (num_rows / num_cols -1: the smallest that fits). Attrs T,
+// align.
+class MatrixDiagV3 {
+ public:
+  using Attrs = DiagAlignAttrs;
+  MatrixDiagV3(const Scope& scope, Input diagonal, Input k, Input num_rows, Input num_cols,
+               Input padding_value, const Attrs& attrs = Attrs());
+  static Attrs Align(std::string x) { return Attrs().Align(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
+// The diagonals k of each innermost matrix, [..., num_diags, max_diag_len] (no num_diags
+// dimension for one diagonal), `padding_value` where a diagonal is shorter. Attrs T, align.
+class MatrixDiagPartV3 {
+ public:
+  using Attrs = DiagAlignAttrs;
+  MatrixDiagPartV3(const Scope& scope, Input input, Input k, Input padding_value,
+                   const Attrs& attrs = Attrs());
+  static Attrs Align(std::string x) { return Attrs().Align(std::move(x)); }
+  operator Output() const { return diagonal; }
+  Operation operation;
+  Output diagonal;
+};
+
+// `input` with its diagonals k replaced by `diagonal` (packed as MatrixDiagPartV3 returns them).
+// Attrs T, align.
+class MatrixSetDiagV3 {
+ public:
+  using Attrs = DiagAlignAttrs;
+  MatrixSetDiagV3(const Scope& scope, Input input, Input diagonal, Input k,
+                  const Attrs& attrs = Attrs());
+  static Attrs Align(std::string x) { return Attrs().Align(std::move(x)); }
+  operator Output() const { return output; }
+  Operation operation;
+  Output output;
+};
+
 }  // namespace ops
 }  // namespace tessera
 

@@ -401,6 +401,90 @@ TEST(ArrayOpsTest, UniqueAndDynamicStitch) {
   )pb"));
 }
 
+TEST(ArrayOpsTest, SpaceBatchAndDepthMoves) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto block = ops::Placeholder(root.WithOpName("block"), DT_INT64);
+  auto pads = ops::Placeholder(root.WithOpName("pads"), DT_INT32);
+  auto to_batch = ops::SpaceToBatchND(root, x, block, pads);
+  EXPECT_EQ(to_batch.output.type(), DT_FLOAT);
+  ops::BatchToSpaceND(root, x, block, pads);
+  ops::SpaceToBatch(root, x, pads, 2);
+  ops::BatchToSpace(root, x, pads, 3);
+  ops::SpaceToDepth(root, x, 2);
+  ops::DepthToSpace(root, x, 4, ops::DepthToSpace::DataFormat("NCHW"));
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "SpaceToBatchND", R"pb(
+    name: "SpaceToBatchND" op: "SpaceToBatchND" input: "x" input: "block" input: "pads"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tblock_shape" value { type: DT_INT64 } }
+    attr { key: "Tpaddings" value { type: DT_INT32 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "BatchToSpaceND", R"pb(
+    name: "BatchToSpaceND" op: "BatchToSpaceND" input: "x" input: "block" input: "pads"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tblock_shape" value { type: DT_INT64 } }
+    attr { key: "Tcrops" value { type: DT_INT32 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "SpaceToBatch", R"pb(
+    name: "SpaceToBatch" op: "SpaceToBatch" input: "x" input: "pads"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tpaddings" value { type: DT_INT32 } }
+    attr { key: "block_size" value { i: 2 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "BatchToSpace", R"pb(
+    name: "BatchToSpace" op: "BatchToSpace" input: "x" input: "pads"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "Tidx" value { type: DT_INT32 } }
+    attr { key: "block_size" value { i: 3 } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "SpaceToDepth", R"pb(
+    name: "SpaceToDepth" op: "SpaceToDepth" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "block_size" value { i: 2 } }
+    attr { key: "data_format" value { s: "NHWC" } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "DepthToSpace", R"pb(
+    name: "DepthToSpace" op: "DepthToSpace" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "block_size" value { i: 4 } }
+    attr { key: "data_format" value { s: "NCHW" } }
+  )pb"));
+}
+
+TEST(ArrayOpsTest, MatrixDiagonalOps) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto k = ops::Placeholder(root.WithOpName("k"), DT_INT32);
+  ops::MatrixDiag(root, x);
+  ops::MatrixDiagPart(root, x);
+  ops::MatrixSetDiag(root, x, x);
+  ops::MatrixDiagV3(root, x, k, k, k, x);
+  ops::MatrixDiagPartV3(root, x, k, x, ops::MatrixDiagPartV3::Align("LEFT_LEFT"));
+  ops::MatrixSetDiagV3(root, x, x, k);
+  tensorflow::GraphDef def = GraphOf(root);
+  EXPECT_TRUE(NodeEquals(def, "MatrixDiagPart", R"pb(
+    name: "MatrixDiagPart" op: "MatrixDiagPart" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixDiagV3", R"pb(
+    name: "MatrixDiagV3" op: "MatrixDiagV3" input: "x" input: "k" input: "k" input: "k"
+    input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "align" value { s: "RIGHT_LEFT" } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixDiagPartV3", R"pb(
+    name: "MatrixDiagPartV3" op: "MatrixDiagPartV3" input: "x" input: "k" input: "x"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "align" value { s: "LEFT_LEFT" } }
+  )pb"));
+  EXPECT_TRUE(NodeEquals(def, "MatrixSetDiagV3", R"pb(
+    name: "MatrixSetDiagV3" op: "MatrixSetDiagV3" input: "x" input: "x" input: "k"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "align" value { s: "RIGHT_LEFT" } }
+  )pb"));
+}
+
 TEST(ArrayOpsTest, ReverseSequenceGatherNdAndScatterNd) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);

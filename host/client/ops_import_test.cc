@@ -61,6 +61,17 @@ tensorflow::GraphDef GraphWithEveryWrapper() {
   ops::ScatterNd(root, ops::Const(root, {{1}, {0}}), x, ops::Const(root, {2, 3}));
   ops::Gather(root, x, {1, 0});
   ops::MatrixBandPart(root, x, int64_t{0}, int64_t{-1});
+  auto image = ops::Reshape(root, x, {1, 2, 3, 1});
+  ops::SpaceToBatchND(root, x, {2}, {{0, 1}});
+  ops::BatchToSpaceND(root, x, {2}, {{0, 1}});
+  ops::BatchToSpace(root, ops::SpaceToBatch(root, image, {{0, 0}, {1, 0}}, 2), {{0, 0}, {1, 0}}, 2);
+  ops::DepthToSpace(
+      root, ops::SpaceToDepth(root, ops::Pad(root, image, {{0, 0}, {0, 0}, {0, 1}, {0, 0}}), 2), 2,
+      ops::DepthToSpace::DataFormat("NHWC"));
+  ops::MatrixSetDiag(root, x, ops::MatrixDiagPart(root, x));
+  ops::MatrixDiag(root, ops::MatrixDiagPart(root, x));
+  ops::MatrixSetDiagV3(root, x, ops::MatrixDiagPartV3(root, x, {-1, 1}, 0.f), {-1, 1});
+  ops::MatrixDiagV3(root, {1.f, 2.f}, 1, -1, -1, 0.f);
   ops::Sin(root, x);
   ops::Cos(root, x);
   ops::Tan(root, x);

@@ -1,5 +1,5 @@
-// The array op definitions are split over four files; RegisterArrayOps (array_ops.cc) calls the
-// three groups declared here.
+// The array op definitions are split over six files; RegisterArrayOps (array_ops.cc) calls the
+// five groups declared here.
 #ifndef TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
 #define TESSERA_HOST_OPS_ARRAY_OP_GROUPS_H_
 
@@ -15,6 +15,11 @@ absl::Status RegisterArraySliceOps(OpRegistry* registry);
 absl::Status RegisterArrayTransformOps(OpRegistry* registry);
 // Unique, DynamicStitch, ParallelDynamicStitch, GatherNd, ScatterNd (array_index_ops.cc).
 absl::Status RegisterArrayIndexOps(OpRegistry* registry);
+// SpaceToBatchND, BatchToSpaceND, SpaceToBatch, BatchToSpace, SpaceToDepth, DepthToSpace
+// (array_layout_ops.cc).
+absl::Status RegisterArrayLayoutOps(OpRegistry* registry);
+// MatrixDiag, MatrixDiagPart, MatrixSetDiag and their V2 and V3 forms (array_diag_ops.cc).
+absl::Status RegisterArrayDiagOps(OpRegistry* registry);
 
 }  // namespace tessera
 

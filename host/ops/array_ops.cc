@@ -609,7 +609,9 @@ absl::Status RegisterArrayOps(OpRegistry* registry) {
                                            .SetShapeFn(UnchangedShape)));
   RETURN_IF_ERROR(RegisterArraySliceOps(registry));
   RETURN_IF_ERROR(RegisterArrayTransformOps(registry));
-  return RegisterArrayIndexOps(registry);
+  RETURN_IF_ERROR(RegisterArrayIndexOps(registry));
+  RETURN_IF_ERROR(RegisterArrayLayoutOps(registry));
+  return RegisterArrayDiagOps(registry);
 }
 
 }  // namespace tessera

@@ -1282,8 +1282,6 @@ function addFillCastCases() {
   }
 }
 
-// ---- Main ----------------------------------------------------------------------------------
-
 // ---- Image and detection ops ---------------------------------------------------------------
 
 // TensorFlow's source pixel of ResizeNearestNeighbor, computed in float32 as its kernel does:
@@ -1571,6 +1569,73 @@ function addConv3DCases() {
   }
 }
 
+// SpaceToBatchND and BatchToSpaceND (TensorFlow's CPU kernels take real numbers only, so no
+// bool) and DepthToSpace (NHWC only: tfjs's CPU kernel has no NCHW). Block sizes that do not
+// divide the padded dimension, or the batch, are refused by both.
+function addSpaceBatchDepthCases() {
+  for (let k = 0; k < 16; ++k) {
+    const dtype = pick(['float32', 'int32']);
+    const m = randInt(1, 2);
+    const block = [];
+    const paddings = [];
+    const shape = [randInt(0, 2)];
+    const refuse = k % 8 === 7;
+    for (let i = 0; i < m; ++i) {
+      // The refused cases pad the first dimension to an odd size and cut it in blocks of 2.
+      block.push(refuse && i === 0 ? 2 : randInt(1, 3));
+      paddings.push([randInt(0, 2), randInt(0, 2)]);
+      let size = randInt(0, 4);
+      const padded = () => size + paddings[i][0] + paddings[i][1];
+      while (refuse && i === 0 ? padded() % 2 === 0 : padded() % block[i] !== 0) ++size;
+      shape.push(size);
+    }
+    for (let r = randInt(0, 1); r > 0; --r) shape.push(randInt(1, 3));
+    addCase('SpaceToBatchND',
+            { T: attr.type(dtype), Tblock_shape: attr.type('int32'),
+              Tpaddings: attr.type('int32') },
+            [randomTensor(dtype, shape), int32s(block), int32s(paddings.flat(), [m, 2])],
+            (t) => tf.spaceToBatchND(t, block, paddings), { expectError: refuse });
+  }
+  for (let k = 0; k < 16; ++k) {
+    const dtype = pick(['float32', 'int32']);
+    const m = randInt(1, 2);
+    const block = [];
+    const crops = [];
+    let product = 1;
+    for (let i = 0; i < m; ++i) {
+      block.push(randInt(1, 3));
+      product *= block[i];
+    }
+    const refuse = k % 8 === 7 && product > 1;
+    const shape = [randInt(0, 2) * product + (refuse ? 1 : 0)];
+    for (let i = 0; i < m; ++i) {
+      const size = randInt(1, 3);
+      const total = size * block[i];
+      const start = randInt(0, Math.min(2, total));
+      crops.push([start, randInt(0, Math.min(2, total - start))]);
+      shape.push(size);
+    }
+    for (let r = randInt(0, 1); r > 0; --r) shape.push(randInt(1, 3));
+    addCase('BatchToSpaceND',
+            { T: attr.type(dtype), Tblock_shape: attr.type('int32'), Tcrops: attr.type('int32') },
+            [randomTensor(dtype, shape), int32s(block), int32s(crops.flat(), [m, 2])],
+            (t) => tf.batchToSpaceND(t, block, crops), { expectError: refuse });
+  }
+  for (let k = 0; k < 12; ++k) {
+    const dtype = 'float32';  // tfjs's depthToSpace takes float32 only
+    const blockSize = randInt(2, 3);
+    const refuse = k % 6 === 5;
+    const depth = randInt(1, 2) * blockSize * blockSize + (refuse ? 1 : 0);
+    const shape = [randInt(1, 2), randInt(1, 3), randInt(1, 3), depth];
+    addCase('DepthToSpace',
+            { T: attr.type(dtype), block_size: attr.i(blockSize), data_format: attr.s('NHWC') },
+            [randomTensor(dtype, shape)], (t) => tf.depthToSpace(t, blockSize, 'NHWC'),
+            { expectError: refuse });
+  }
+}
+
+// ---- Main ----------------------------------------------------------------------------------
+
 function main() {
   const output = process.argv[2] || path.join(__dirname, 'cases.json');
   addUnaryCases();
@@ -1587,6 +1652,7 @@ function main() {
   addFillCastCases();
   addImageCases();
   addConv3DCases();
+  addSpaceBatchDepthCases();
 
   const ops = new Set(cases.map((c) => c.op));
   const header = {

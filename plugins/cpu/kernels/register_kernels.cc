@@ -76,6 +76,9 @@ sdk::Status RegisterAllKernels(TSR_Registrar* registrar) {
       &RegisterResizeKernels,
       &RegisterCropAndResizeKernels,
       &RegisterNonMaxSuppressionKernels,
+      &RegisterSpaceToBatchKernels,
+      &RegisterDepthToSpaceKernels,
+      &RegisterMatrixDiagKernels,
       &RegisterMatrixBandPartKernels,
       &RegisterSegmentReductionKernels,
   };

@@ -75,6 +75,12 @@ sdk::Status RegisterResizeKernels(
     TSR_Registrar* registrar);  // ResizeBilinear(Grad) ResizeNearestNeighbor(Grad)
 sdk::Status RegisterCropAndResizeKernels(TSR_Registrar* registrar);
 sdk::Status RegisterNonMaxSuppressionKernels(TSR_Registrar* registrar);  // V2 to V5
+// Ops that move blocks of space into the batch or the depth and back.
+// SpaceToBatchND BatchToSpaceND SpaceToBatch BatchToSpace
+sdk::Status RegisterSpaceToBatchKernels(TSR_Registrar* registrar);
+sdk::Status RegisterDepthToSpaceKernels(TSR_Registrar* registrar);  // and SpaceToDepth
+// MatrixDiag, MatrixDiagPart, MatrixSetDiag, each in versions 1 to 3.
+sdk::Status RegisterMatrixDiagKernels(TSR_Registrar* registrar);
 sdk::Status RegisterMatrixBandPartKernels(TSR_Registrar* registrar);
 // SegmentSum SegmentMean SegmentMax UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
 sdk::Status RegisterSegmentReductionKernels(TSR_Registrar* registrar);
