@@ -1,8 +1,13 @@
 // _Arg, _Retval, _Send and _Recv; the dispatch to the state, checkpoint and data-flow kernels.
 #include "host/kernels/host_kernels.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
 
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/graph/graph.h"
@@ -245,6 +250,54 @@ class LoopCondKernel final : public OpKernel {
   }
 };
 
+// Assert: INVALID_ARGUMENT "assertion failed: [d0] [d1] ..." when the condition is false, each
+// data tensor summarized by its first `summarize` values as TensorFlow prints them (strings
+// C-escaped, "..." after the last one shown). All inputs are in host memory.
+class AssertKernel final : public OpKernel {
+ public:
+  explicit AssertKernel(int64_t summarize)
+      : OpKernel({false, true, false}),
+        summarize_(
+            static_cast<int>(std::clamp<int64_t>(summarize, 0, std::numeric_limits<int>::max()))) {}
+  absl::Status Compute(TSR_KernelContext* ctx) override {
+    const Tensor& condition = ctx->inputs[0];
+    if (condition.dtype() != TSR_DTYPE_BOOL || condition.shape().dims().size() != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("In[0] should be a scalar: ", condition.shape().DebugString()));
+    }
+    if (*static_cast<const bool*>(condition.data())) return absl::OkStatus();
+    std::string message = "assertion failed: ";
+    for (int i = 1; i < ctx->num_inputs; ++i) {
+      if (i > 1) message.push_back(' ');
+      absl::StrAppend(&message, "[", Summarize(ctx->inputs[i]), "]");
+    }
+    return absl::InvalidArgumentError(message);
+  }
+
+ private:
+  std::string Summarize(const Tensor& t) const {
+    const int64_t shown = std::min<int64_t>(t.NumElements(), summarize_);
+    std::string out;
+    if (t.dtype() == TSR_DTYPE_STRING && t.HoldsStrings()) {
+      for (int64_t i = 0; i < shown; ++i) {
+        if (i > 0) out.push_back(' ');
+        out.append(absl::CEscape(t.data<std::string>()[i]));
+      }
+      if (t.NumElements() > shown) out.append("...");
+      return out;
+    }
+    out = t.SummarizeValues(static_cast<int>(shown));
+    if (t.NumElements() > shown) {
+      // SummarizeValues ends with " ..."; TensorFlow writes the dots right after the last value.
+      if (absl::EndsWith(out, " ...")) out.erase(out.size() - 4, 1);
+      if (shown == 0) out = "...";
+    }
+    return out;
+  }
+
+  int summarize_;
+};
+
 class NoOutputKernel final : public OpKernel {
  public:
   NoOutputKernel() : OpKernel({false, true, false}) {}
@@ -256,8 +309,9 @@ class NoOutputKernel final : public OpKernel {
 bool IsHostKernelOp(absl::string_view op) {
   return op == "_Arg" || op == "_Retval" || op == "_Send" || op == "_Recv" || op == "_HostSend" ||
          op == "_HostRecv" || op == "Switch" || op == "Merge" || op == "Enter" || op == "Exit" ||
-         op == "NextIteration" || op == "LoopCond" || op == "ControlTrigger" ||
-         IsStateKernelOp(op) || IsCheckpointKernelOp(op) || IsDataFlowKernelOp(op);
+         op == "NextIteration" || op == "LoopCond" || op == "ControlTrigger" || op == "RefSwitch" ||
+         op == "RefEnter" || op == "RefIdentity" || op == "Assert" || IsStateKernelOp(op) ||
+         IsCheckpointKernelOp(op) || IsDataFlowKernelOp(op);
 }
 
 absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
@@ -278,10 +332,10 @@ absl::Status HostKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_o
   inputs_on_host->assign(node.num_inputs(), false);
   outputs_on_host->assign(node.num_outputs(), false);
   if (op == "_Arg" || op == "_Retval" || op == "LoopCond" || op == "_HostSend" ||
-      op == "_HostRecv") {
+      op == "_HostRecv" || op == "Assert") {
     inputs_on_host->assign(node.num_inputs(), true);
     outputs_on_host->assign(node.num_outputs(), true);
-  } else if (op == "Switch") {
+  } else if (op == "Switch" || op == "RefSwitch") {
     (*inputs_on_host)[1] = true;
   } else if (op == "Merge") {
     (*outputs_on_host)[1] = true;
@@ -311,10 +365,15 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateHostKernel(const Node& node, Dev
     ASSIGN_OR_RETURN(TransferAttrs attrs, ReadTransferAttrs(node));
     return std::unique_ptr<OpKernel>(new RecvKernel(std::move(attrs), op == "_HostRecv"));
   }
-  if (op == "Switch") return std::unique_ptr<OpKernel>(new SwitchKernel());
+  if (op == "Switch" || op == "RefSwitch") return std::unique_ptr<OpKernel>(new SwitchKernel());
   if (op == "Merge") return std::unique_ptr<OpKernel>(new MergeKernel());
-  if (op == "Enter" || op == "Exit" || op == "NextIteration") {
+  if (op == "Enter" || op == "Exit" || op == "NextIteration" || op == "RefEnter" ||
+      op == "RefIdentity") {
     return std::unique_ptr<OpKernel>(new ForwardKernel());
+  }
+  if (op == "Assert") {
+    ASSIGN_OR_RETURN(int64_t summarize, IntAttr(node, "summarize"));
+    return std::unique_ptr<OpKernel>(new AssertKernel(summarize));
   }
   if (op == "LoopCond") return std::unique_ptr<OpKernel>(new LoopCondKernel());
   if (op == "ControlTrigger") return std::unique_ptr<OpKernel>(new NoOutputKernel());

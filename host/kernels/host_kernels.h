@@ -1,7 +1,8 @@
 // Kernels the host implements on every device: _Arg and _Retval (feeds and fetches through the
 // step's call frame), _Send and _Recv (through the step's rendezvous, copying between memory
 // spaces through the devices' plugins) and the control-flow primitives (Switch, Merge, Enter,
-// Exit, NextIteration, LoopCond, ControlTrigger), which only move tensors, the variable kernels
+// Exit, NextIteration, LoopCond, ControlTrigger and the ref forms RefSwitch, RefEnter and
+// RefIdentity), which only move tensors, Assert, the variable kernels
 // of state_kernels.h, the checkpoint kernels of checkpoint_kernels.h and the TensorArray and Stack
 // kernels of data_flow_kernels.h.
 #ifndef TESSERA_HOST_KERNELS_HOST_KERNELS_H_

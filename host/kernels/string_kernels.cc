@@ -125,8 +125,8 @@ void StringKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host
 
 absl::Status CheckStringEdgesSupported(const Node& node) {
   static const char* const kMovers[] = {
-      "_Arg",   "_Retval", "_Send", "_Recv", "_HostSend",     "_HostRecv",
-      "Switch", "Merge",   "Enter", "Exit",  "NextIteration", "ControlTrigger"};
+      "_Arg",  "_Retval", "_Send", "_Recv",         "_HostSend",      "_HostRecv", "Switch",
+      "Merge", "Enter",   "Exit",  "NextIteration", "ControlTrigger", "Assert"};
   const std::string& op = node.op();
   if (IsStringKernelNode(node) || IsCheckpointKernelOp(op)) return absl::OkStatus();
   for (const char* mover : kMovers) {
@@ -135,8 +135,8 @@ absl::Status CheckStringEdgesSupported(const Node& node) {
   return absl::InvalidArgumentError(absl::StrCat(
       "node '", node.name(), "' (", op, ") takes or makes string tensors, which no kernel of ", op,
       " handles: strings live in host memory only, where the host runs ", kStringOps,
-      " of strings, moves them between devices and through control flow, and saves and restores "
-      "them (SaveV2, RestoreV2)"));
+      " of strings, moves them between devices and through control flow, prints them in Assert, "
+      "and saves and restores them (SaveV2, RestoreV2)"));
 }
 
 }  // namespace tessera

@@ -131,6 +131,38 @@ absl::Status RegisterInternalOps(OpRegistry* registry) {
                                            .Output("output", kBool)
                                            .SetShapeFn(LoopCondShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("ControlTrigger").SetShapeFn(NoOutputs)));
+  // The ref forms TensorFlow 1 writes where control flow passes a ref variable on (a tf.cond or
+  // tf.while_loop reading a Variable): the same kernels, moving the variable instead of a value.
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("RefSwitch")
+                                           .RefInput("data", "T")
+                                           .Input("pred", kBool)
+                                           .RefOutput("output_false", "T")
+                                           .RefOutput("output_true", "T")
+                                           .TypeAttr("T")
+                                           .SetAllowsUninitializedInput()
+                                           .SetShapeFn(SwitchShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("RefEnter")
+                                           .RefInput("data", "T")
+                                           .RefOutput("output", "T")
+                                           .TypeAttr("T")
+                                           .StringAttr("frame_name")
+                                           .BoolAttr("is_constant", false)
+                                           .IntAttr("parallel_iterations", 10)
+                                           .SetShapeFn(UnchangedShape)));
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("RefIdentity")
+                                           .RefInput("input", "T")
+                                           .RefOutput("output", "T")
+                                           .TypeAttr("T")
+                                           .SetAllowsUninitializedInput()
+                                           .SetShapeFn(UnchangedShape)));
+  // Assert: fails the step with the summarized data when the condition is false.
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("Assert")
+                                           .Input("condition", kBool)
+                                           .InputTypeList("data", "T")
+                                           .TypeListAttr("T", {}, 1)
+                                           .IntAttr("summarize", 3)
+                                           .SetIsStateful()
+                                           .SetShapeFn(NoOutputs)));
   return absl::OkStatus();
 }
 

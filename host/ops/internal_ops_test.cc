@@ -17,12 +17,38 @@ class InternalOpsTest : public ::testing::Test {
 };
 
 TEST_F(InternalOpsTest, StatefulnessFollowsTensorFlow) {
-  for (const char* op : {"_Send", "_Recv", "_HostSend", "_HostRecv", "_Arg", "_Retval"}) {
+  for (const char* op : {"_Send", "_Recv", "_HostSend", "_HostRecv", "_Arg", "_Retval", "Assert"}) {
     EXPECT_TRUE(ops_->Find(op)->op_def.is_stateful()) << op;
   }
-  for (const char* op : {"NoOp", "Placeholder", "Const", "Identity", "Switch", "Merge"}) {
+  for (const char* op : {"NoOp", "Placeholder", "Const", "Identity", "Switch", "Merge", "RefSwitch",
+                         "RefEnter", "RefIdentity"}) {
     EXPECT_FALSE(ops_->Find(op)->op_def.is_stateful()) << op;
   }
+}
+
+TEST_F(InternalOpsTest, RefControlFlowCarriesRefsAndAssertTakesAnyTypes) {
+  const tensorflow::OpDef& ref_switch = ops_->Find("RefSwitch")->op_def;
+  EXPECT_TRUE(ref_switch.input_arg(0).is_ref());
+  EXPECT_FALSE(ref_switch.input_arg(1).is_ref());
+  EXPECT_TRUE(ref_switch.output_arg(0).is_ref());
+  EXPECT_TRUE(ref_switch.output_arg(1).is_ref());
+  EXPECT_TRUE(ref_switch.allows_uninitialized_input());
+  auto out = InferShapes(*ops_, "RefSwitch", R"pb(attr {
+                                                    key: "T"
+                                                    value { type: DT_FLOAT }
+                                                  })pb",
+                         {PartialShape({2, 3}), PartialShape::Scalar()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], PartialShape({2, 3}));
+  EXPECT_EQ((*out)[1], PartialShape({2, 3}));
+  EXPECT_TRUE(ops_->Find("RefEnter")->op_def.output_arg(0).is_ref());
+  EXPECT_TRUE(ops_->Find("RefIdentity")->op_def.input_arg(0).is_ref());
+
+  const tensorflow::OpDef& assert_op = ops_->Find("Assert")->op_def;
+  EXPECT_EQ(assert_op.input_arg(1).type_list_attr(), "T");
+  EXPECT_EQ(assert_op.attr(1).name(), "summarize");
+  EXPECT_EQ(assert_op.attr(1).default_value().i(), 3);
+  EXPECT_EQ(assert_op.output_arg_size(), 0);
 }
 
 TEST_F(InternalOpsTest, SendRecvAttrs) {

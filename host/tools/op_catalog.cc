@@ -33,8 +33,9 @@ const char* StringKernelTypeAttr(absl::string_view op) {
 
 // Host kernels that only move tensors: they take strings too.
 bool MovesTensorsOnly(absl::string_view op) {
-  for (const char* mover : {"_Arg", "_Retval", "_Send", "_Recv", "_HostSend", "_HostRecv", "Switch",
-                            "Merge", "Enter", "Exit", "NextIteration", "ControlTrigger"}) {
+  for (const char* mover :
+       {"_Arg", "_Retval", "_Send", "_Recv", "_HostSend", "_HostRecv", "Switch", "Merge", "Enter",
+        "Exit", "NextIteration", "ControlTrigger", "RefSwitch", "RefEnter", "RefIdentity"}) {
     if (op == mover) return true;
   }
   return false;
