@@ -94,26 +94,34 @@ Status ValidateResize(const ResizeAttrs& attrs, const TensorView& input, const T
   return OkStatus();
 }
 
+// The forward resizes' inputs, checked, and their [batch, height, width, channels] output.
+Status PrepareResize(KernelContext& ctx, const ResizeAttrs& attrs, TensorView* input,
+                     TensorView* output) {
+  TensorView size;
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, input));
+  TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &size));
+  int64_t out_height = 0;
+  int64_t out_width = 0;
+  TESSERA_SDK_RETURN_IF_ERROR(ValidateResize(attrs, *input, size, &out_height, &out_width));
+  return ctx.AllocateOutput(0, Shape({input->dim(0), out_height, out_width, input->dim(3)}),
+                            output);
+}
+
 class ResizeBilinearKernel : public sdk::Kernel {
  public:
   explicit ResizeBilinearKernel(KernelConstruction& ctx) : attrs_(ctx) {}
 
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TensorView size;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &size));
-    int64_t out_height = 0;
-    int64_t out_width = 0;
-    TESSERA_SDK_RETURN_IF_ERROR(ValidateResize(attrs_, input, size, &out_height, &out_width));
+    TensorView output;
+    TESSERA_SDK_RETURN_IF_ERROR(PrepareResize(ctx, attrs_, &input, &output));
+    if (output.num_elements() == 0) return OkStatus();
     const int64_t batch = input.dim(0);
     const int64_t in_height = input.dim(1);
     const int64_t in_width = input.dim(2);
     const int64_t channels = input.dim(3);
-    TensorView output;
-    TESSERA_SDK_RETURN_IF_ERROR(
-        ctx.AllocateOutput(0, Shape({batch, out_height, out_width, channels}), &output));
-    if (output.num_elements() == 0) return OkStatus();
+    const int64_t out_height = output.dim(1);
+    const int64_t out_width = output.dim(2);
     const std::vector<Interpolation> ys = Interpolations(
         out_height, in_height, ResizeScale(in_height, out_height, attrs_.align_corners),
         attrs_.half_pixel_centers);
@@ -244,20 +252,15 @@ class ResizeNearestNeighborKernel : public sdk::Kernel {
 
   Status Compute(KernelContext& ctx) override {
     TensorView input;
-    TensorView size;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &size));
-    int64_t out_height = 0;
-    int64_t out_width = 0;
-    TESSERA_SDK_RETURN_IF_ERROR(ValidateResize(attrs_, input, size, &out_height, &out_width));
+    TensorView output;
+    TESSERA_SDK_RETURN_IF_ERROR(PrepareResize(ctx, attrs_, &input, &output));
+    if (output.num_elements() == 0) return OkStatus();
     const int64_t batch = input.dim(0);
     const int64_t in_height = input.dim(1);
     const int64_t in_width = input.dim(2);
     const int64_t channels = input.dim(3);
-    TensorView output;
-    TESSERA_SDK_RETURN_IF_ERROR(
-        ctx.AllocateOutput(0, Shape({batch, out_height, out_width, channels}), &output));
-    if (output.num_elements() == 0) return OkStatus();
+    const int64_t out_height = output.dim(1);
+    const int64_t out_width = output.dim(2);
     const float height_scale = ResizeScale(in_height, out_height, attrs_.align_corners);
     const float width_scale = ResizeScale(in_width, out_width, attrs_.align_corners);
     std::vector<int64_t> xs(static_cast<size_t>(out_width));
