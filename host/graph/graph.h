@@ -171,7 +171,9 @@ class Graph {
 // source nodes, output indices out of range, input dtypes, then cycles ("graph has a cycle:
 // a -> b -> c -> a"; NextIteration -> Merge back edges are allowed). SOURCE/SINK control edges
 // are added, then shape inference runs in topological order (errors prefixed with "while
-// inferring shapes for node 'x' (Op)").
+// inferring shapes for node 'x' (Op)"). Calls of the graph's library functions (by name or through
+// PartitionedCall / StatefulPartitionedCall) are inlined first (function_inline.h), so the graph
+// built never contains a call.
 absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
                                                       const OpRegistry& ops);
 

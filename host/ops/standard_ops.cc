@@ -25,6 +25,7 @@ absl::Status RegisterStandardOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterArrayGradOps(registry));
   RETURN_IF_ERROR(RegisterImageOps(registry));
   RETURN_IF_ERROR(RegisterDataFlowOps(registry));
+  RETURN_IF_ERROR(RegisterFunctionalOps(registry));
   return absl::OkStatus();
 }
 

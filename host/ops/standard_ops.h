@@ -28,6 +28,7 @@ absl::Status RegisterIoOps(OpRegistry* registry);        // io_ops.cc
 absl::Status RegisterArrayGradOps(OpRegistry* registry);  // array_grad_ops.cc
 absl::Status RegisterImageOps(OpRegistry* registry);      // image_ops.cc
 absl::Status RegisterDataFlowOps(OpRegistry* registry);   // data_flow_ops.cc
+absl::Status RegisterFunctionalOps(OpRegistry* registry);  // functional_ops.cc
 
 // Builds and registers one definition.
 absl::Status RegisterOp(OpRegistry* registry, const OpDefBuilder& builder);

@@ -31,6 +31,11 @@ const char* StringKernelTypeAttr(absl::string_view op) {
   return nullptr;
 }
 
+// The call ops that graph import inlines (host/graph/function_inline.h).
+bool IsFunctionCallOp(absl::string_view op) {
+  return op == "PartitionedCall" || op == "StatefulPartitionedCall";
+}
+
 // Host kernels that only move tensors: they take strings too.
 bool MovesTensorsOnly(absl::string_view op) {
   for (const char* mover :
@@ -153,12 +158,10 @@ NodeVerdict CheckNode(const tensorflow::NodeDef& node, const Environment& env,
                       const std::vector<std::string>& device_types,
                       const std::set<std::string>& functions) {
   const std::string& op = node.op();
+  // Calls are inlined at import; their bodies are checked node by node.
+  if (functions.count(op) != 0 || IsFunctionCallOp(op)) return {};
   const OpRegistration* registration = env.ops().Find(op);
   if (registration == nullptr) {
-    if (functions.count(op) != 0) {
-      return {false, "no definition",
-              "a function of the graph's library called as an op; function calls are not run"};
-    }
     return {false, "no definition", "no standard definition and no plugin defines it"};
   }
   tensorflow::NodeDef with_defaults = node;
@@ -243,6 +246,7 @@ OpCatalog BuildOpCatalog(const Environment& env) {
     op.origin = registration != nullptr ? registration->origin : "standard";
     op.host_kernel = IsHostKernelOp(name);
     op.host_string_kernel = StringKernelTypeAttr(name) != nullptr;
+    op.inlined = IsFunctionCallOp(name);
     auto it = kernels.find(name);
     if (it != kernels.end()) op.kernels = std::move(it->second);
     catalog.ops.push_back(std::move(op));
@@ -268,11 +272,12 @@ std::string FormatCatalogText(const OpCatalog& catalog) {
   for (const CatalogOp& op : catalog.ops) {
     std::vector<std::string> parts;
     if (op.host_kernel) parts.push_back("host, every device");
+    if (op.inlined) parts.push_back("inlined at graph import");
     for (const std::string& type : KernelDeviceTypes(op)) {
       parts.push_back(absl::StrCat(type, ": ", DescribeKernelsOn(op, type, true)));
     }
     if (op.host_string_kernel) parts.push_back("strings: host, every device");
-    if (op.host_kernel) {
+    if (op.host_kernel || op.inlined) {
       ++host;
     } else if (!op.kernels.empty()) {
       ++with_kernel;
@@ -283,7 +288,7 @@ std::string FormatCatalogText(const OpCatalog& catalog) {
                     parts.empty() ? "none" : absl::StrJoin(parts, "; "), "\n");
   }
   absl::StrAppend(&out, catalog.ops.size(), " ops: ", with_kernel, " with plugin kernels, ", host,
-                  " run by the host, ", without, " without a kernel; devices present: ",
+                  " run or inlined by the host, ", without, " without a kernel; devices present: ",
                   catalog.device_types.empty() ? "none" : absl::StrJoin(catalog.device_types, ", "),
                   "\n");
   return out;
@@ -306,6 +311,7 @@ std::string FormatCatalogJson(const OpCatalog& catalog) {
                    {"origin", op.origin},
                    {"host_kernel", op.host_kernel},
                    {"host_string_kernel", op.host_string_kernel},
+                   {"inlined", op.inlined},
                    {"kernels", kernels}});
   }
   Json root = {{"device_types", catalog.device_types}, {"ops", ops}};
@@ -320,7 +326,8 @@ std::string FormatCatalogMarkdown(const OpCatalog& catalog) {
       "plugin alone); do not edit by hand: the test `ops_doc_is_current` fails when this page and\n"
       "the registered kernels differ. `docs/ops.md` gives each op's semantics.\n\n"
       "\"host\": the host runs the op on every device (transfers, control flow, variables,\n"
-      "TensorArrays and stacks, checkpoints); \"—\": no kernel on that device type.\n\n";
+      "TensorArrays and stacks, checkpoints); \"inlined\": a function call, replaced by the\n"
+      "function's body when a graph is imported; \"—\": no kernel on that device type.\n\n";
   absl::StrAppend(&out, "| Op | Defined by |");
   for (const std::string& type : catalog.device_types) absl::StrAppend(&out, " ", type, " |");
   absl::StrAppend(&out, "\n|---|---|");
@@ -329,11 +336,13 @@ std::string FormatCatalogMarkdown(const OpCatalog& catalog) {
   int covered = 0;
   for (const CatalogOp& op : catalog.ops) {
     absl::StrAppend(&out, "| ", op.name, " | ", op.origin, " |");
-    bool any = op.host_kernel;
+    bool any = op.host_kernel || op.inlined;
     for (const std::string& type : catalog.device_types) {
       std::string cell;
       if (op.host_kernel) {
         cell = "host";
+      } else if (op.inlined) {
+        cell = "inlined";
       } else {
         bool several = false;
         std::set<std::string> plugins;

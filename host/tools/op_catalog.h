@@ -36,6 +36,9 @@ struct CatalogOp {
   // The host also runs it for string tensors on every device (Const, Identity, Placeholder,
   // PlaceholderWithDefault).
   bool host_string_kernel = false;
+  // A function call (PartitionedCall, StatefulPartitionedCall): graph import inlines it, so it
+  // needs no kernel.
+  bool inlined = false;
   // Plugin kernels, by (device type, priority higher first, plugin name).
   std::vector<CatalogKernel> kernels;
 };

@@ -68,6 +68,9 @@ TEST_F(OpCatalogTest, ListsEveryRegisteredOpWithItsKernels) {
   EXPECT_EQ(matmul.kernels[0].plugin, "cpu");
   EXPECT_THAT(matmul.kernels[0].type_constraints.at("T"), Contains("float"));
 
+  EXPECT_TRUE(Op(catalog, "StatefulPartitionedCall").inlined);
+  EXPECT_FALSE(Op(catalog, "MatMul").inlined);
+
   const CatalogOp& send = Op(catalog, "_Send");
   EXPECT_TRUE(send.host_kernel);
   EXPECT_THAT(send.kernels, IsEmpty());
@@ -90,7 +93,8 @@ TEST_F(OpCatalogTest, TextJsonAndMarkdownAgree) {
   EXPECT_THAT(text, ::testing::ContainsRegex("\n_Send +standard +host, every device\n"));
   EXPECT_THAT(text, ::testing::ContainsRegex(
                         "\nTestAsyncIdentity +plugin 'testkit' +CPU: testkit \\(.*; TESTKIT: "));
-  EXPECT_THAT(text, HasSubstr(" run by the host, "));
+  EXPECT_THAT(text, HasSubstr(" run or inlined by the host, "));
+  EXPECT_THAT(text, ::testing::ContainsRegex("\nPartitionedCall +standard +inlined at graph import\n"));
   EXPECT_THAT(text, ::testing::EndsWith("devices present: CPU, TESTKIT\n"));
 
   nlohmann::json json = nlohmann::json::parse(FormatCatalogJson(catalog));
@@ -210,7 +214,7 @@ TEST_F(OpCatalogTest, NamesOpsWithoutADefinitionOrAKernel) {
     }
   )pb");
   EXPECT_EQ(coverage.num_nodes, 9);
-  ASSERT_EQ(coverage.gaps.size(), 6u);
+  ASSERT_EQ(coverage.gaps.size(), 5u);
   EXPECT_EQ(coverage.gaps[0].op, "Frobnicate");
   EXPECT_EQ(coverage.gaps[0].kind, "no definition");
   EXPECT_EQ(coverage.gaps[0].reason, "no standard definition and no plugin defines it");
@@ -219,18 +223,16 @@ TEST_F(OpCatalogTest, NamesOpsWithoutADefinitionOrAKernel) {
   EXPECT_EQ(coverage.gaps[1].kind, "no definition");
   EXPECT_EQ(coverage.gaps[2].op, "Unheard");
   EXPECT_THAT(coverage.gaps[2].nodes, ElementsAre("my_function/inner"));
-  EXPECT_EQ(coverage.gaps[3].op, "my_function");
-  EXPECT_EQ(coverage.gaps[3].reason,
-            "a function of the graph's library called as an op; function calls are not run");
+  // The call itself is no gap: import inlines it, and its body's nodes are checked above.
   // MatMul and Placeholder are defined, but no kernel takes complex128 or qint8 (a complex128
   // Placeholder runs: it only moves bytes).
-  EXPECT_EQ(coverage.gaps[4].op, "MatMul");
-  EXPECT_EQ(coverage.gaps[4].kind, "no kernel");
-  EXPECT_THAT(coverage.gaps[4].reason,
+  EXPECT_EQ(coverage.gaps[3].op, "MatMul");
+  EXPECT_EQ(coverage.gaps[3].kind, "no kernel");
+  EXPECT_THAT(coverage.gaps[3].reason,
               ::testing::StartsWith("no kernel on CPU for T=complex128 (CPU kernels take T: "));
-  EXPECT_EQ(coverage.gaps[5].op, "Placeholder");
-  EXPECT_THAT(coverage.gaps[5].reason, ::testing::StartsWith("no kernel on CPU for dtype="));
-  EXPECT_THAT(coverage.gaps[5].nodes, ElementsAre("q"));
+  EXPECT_EQ(coverage.gaps[4].op, "Placeholder");
+  EXPECT_THAT(coverage.gaps[4].reason, ::testing::StartsWith("no kernel on CPU for dtype="));
+  EXPECT_THAT(coverage.gaps[4].nodes, ElementsAre("q"));
 
   std::string text = FormatCoverageText("g.pbtxt", coverage);
   EXPECT_THAT(text, HasSubstr("\nFrobnicate: no definition: no standard definition and no plugin "

@@ -348,6 +348,23 @@ TEST_F(CliTest, ListsOpsWithTheirKernels) {
   EXPECT_THAT(help.out, StartsWith("usage: tessera ops"));
 }
 
+// A graph as TensorFlow 2 writes it: the model is a StatefulPartitionedCall of a library
+// function, which calls another through a PartitionedCall; both are inlined at import.
+TEST_F(CliTest, RunsATensorFlow2GraphOfFunctionCalls) {
+  std::string graph = absl::StrCat(TESSERA_SOURCE_DIR,
+                                   "/tests/end_to_end/testdata/functions/tf2_dense_relu.pbtxt");
+  Result r = Tessera({"run", graph, "--feed", "x=" + Path("x.npy"), "--fetch", "Identity",
+                      "--fetch", "StatefulPartitionedCall/activation/relu"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  // x = I: relu(w) = [[1, 0], [2, 0]].
+  EXPECT_EQ(r.out,
+            "Identity:0                                 float32  [2,2]  1 0 | 2 0\n"
+            "StatefulPartitionedCall/activation/relu:0  float32  [2,2]  1 0 | 2 0\n");
+  r = Tessera({"ops", "--graph", graph});
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("every op has a definition and a kernel on a device present\n"));
+}
+
 TEST_F(CliTest, OpsChecksAGraph) {
   Result r = Tessera({"ops", "--graph", Path("graph.pb")});
   ASSERT_EQ(r.exit_status, 0) << r.err;
