@@ -17,6 +17,7 @@
 #include "base/status_macros.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/node_def_util.h"
+#include "host/runtime/device_name.h"
 
 namespace tessera {
 namespace {
@@ -42,6 +43,29 @@ std::vector<DataType> TypesOfAttr(const tensorflow::NodeDef& node, absl::string_
 
 std::string Tensors(size_t count) {
   return absl::StrCat(count, count == 1 ? " tensor" : " tensors");
+}
+
+// The device of a body node: the call's when the node has none; otherwise the node's, with the
+// job, replica and task it leaves out taken from the call's (TensorFlow's multi-device placer).
+std::string BodyDevice(const std::string& caller, const std::string& own) {
+  if (own.empty()) return caller;
+  if (caller.empty()) return own;
+  absl::StatusOr<ParsedDeviceName> parsed = ParseDeviceName(own);
+  absl::StatusOr<ParsedDeviceName> from = ParseDeviceName(caller);
+  if (!parsed.ok() || !from.ok()) return own;  // placement reports a malformed name
+  if (!parsed->has_job && from->has_job) {
+    parsed->has_job = true;
+    parsed->job = from->job;
+  }
+  if (!parsed->has_replica && from->has_replica) {
+    parsed->has_replica = true;
+    parsed->replica = from->replica;
+  }
+  if (!parsed->has_task && from->has_task) {
+    parsed->has_task = true;
+    parsed->task = from->task;
+  }
+  return parsed->ToString();
 }
 
 // The node of a tensor name ("n", "n:1", "^n" -> "n").
@@ -76,8 +100,8 @@ struct OutputLayout {
 class Inliner {
  public:
   Inliner(const OpRegistry& ops, const tensorflow::FunctionDefLibrary& library,
-          std::vector<tensorflow::NodeDef>* out)
-      : ops_(ops), library_(library), out_(out) {}
+          const InlineLimits& limits, std::vector<tensorflow::NodeDef>* out)
+      : ops_(ops), library_(library), limits_(limits), out_(out) {}
 
   absl::Status Init(const tensorflow::GraphDef& def) {
     for (const tensorflow::FunctionDef& function : library_.function()) {
@@ -94,7 +118,12 @@ class Inliner {
             "function '", name, "' of the graph's library has the name of a registered op"));
       }
     }
-    for (const tensorflow::NodeDef& node : def.node()) names_.insert(node.name());
+    for (int i = 0; i < def.node_size(); ++i) {
+      if (!names_.insert(def.node(i).name()).second) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("duplicate node name '", def.node(i).name(), "' (node ", i, ")"));
+      }
+    }
     return absl::OkStatus();
   }
 
@@ -107,29 +136,39 @@ class Inliner {
   }
 
   // A lower bound of the nodes that one call of `name` becomes (its result node, arguments and
-  // body, nested calls included), so that a call tree too large to inline is refused before it is built. Saturates
-  // past kMaxInlinedNodes; a recursive call counts as one node here (Expand reports it).
-  int64_t MinInlinedNodes(const std::string& name) {
+  // body, nested calls included), so that a call tree too large to inline is refused before it
+  // is built. Saturates past the node limit; a recursive call, or one nested deeper than the
+  // depth limit, counts as one node here (Expand reports both).
+  int64_t MinInlinedNodes(const std::string& name, int depth = 0) {
     auto known = min_nodes_.find(name);
     if (known != min_nodes_.end()) return known->second;
     auto found = functions_.find(name);
-    if (found == functions_.end()) return 1;
+    if (found == functions_.end() || depth > limits_.max_call_depth) return 1;
     min_nodes_[name] = 1;  // in progress
     const tensorflow::FunctionDef& function = *found->second;
     int64_t total = 1 + function.signature().input_arg_size() + function.node_def_size();
     for (const tensorflow::NodeDef& node : function.node_def()) {
       std::string callee = CalleeName(node);
-      if (!callee.empty()) total += MinInlinedNodes(callee) - 1;  // the call node is replaced
-      total = std::min<int64_t>(total, int64_t{kMaxInlinedNodes} + 1);
+      // The call node itself is replaced by what the call becomes.
+      if (!callee.empty()) total += MinInlinedNodes(callee, depth + 1) - 1;
+      total = std::min<int64_t>(total, limits_.max_nodes + 1);
     }
     min_nodes_[name] = total;
     return total;
   }
 
   absl::Status CheckSize(int64_t nodes) const {
-    if (nodes <= kMaxInlinedNodes) return absl::OkStatus();
+    if (nodes <= limits_.max_nodes) return absl::OkStatus();
     return absl::InvalidArgumentError(absl::StrCat(
-        "inlining the graph's function calls makes more than ", kMaxInlinedNodes, " nodes"));
+        "inlining the graph's function calls makes more than ", limits_.max_nodes, " nodes"));
+  }
+
+  // Counts `count` more input names against the limit before they are made.
+  absl::Status AddInputs(int64_t count) {
+    inputs_ += count;
+    if (inputs_ <= limits_.max_inputs) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        "inlining the graph's function calls makes more than ", limits_.max_inputs, " inputs"));
   }
 
   bool IsCall(const tensorflow::NodeDef& node) const {
@@ -146,22 +185,32 @@ class Inliner {
   std::string NewName(const std::string& wanted);
   absl::Status Emit(tensorflow::NodeDef node) {
     RETURN_IF_ERROR(CheckSize(static_cast<int64_t>(out_->size()) + 1));
+    bytes_ += static_cast<int64_t>(node.ByteSizeLong());
+    if (bytes_ > limits_.max_bytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "inlining the graph's function calls makes more than ", limits_.max_bytes,
+          " bytes of nodes"));
+    }
     out_->push_back(std::move(node));
     return absl::OkStatus();
   }
 
   const OpRegistry& ops_;
   const tensorflow::FunctionDefLibrary& library_;
+  const InlineLimits limits_;
   std::vector<tensorflow::NodeDef>* out_;
   absl::flat_hash_map<std::string, const tensorflow::FunctionDef*> functions_;
   absl::flat_hash_set<std::string> names_;
+  absl::flat_hash_map<std::string, int> next_suffix_;  // for NewName
   absl::flat_hash_map<std::string, int64_t> min_nodes_;
+  int64_t inputs_ = 0;
+  int64_t bytes_ = 0;
 };
 
 std::string Inliner::NewName(const std::string& wanted) {
   if (names_.insert(wanted).second) return wanted;
-  for (int n = 1;; ++n) {
-    std::string name = absl::StrCat(wanted, "_", n);
+  for (int& n = next_suffix_[wanted];;) {
+    std::string name = absl::StrCat(wanted, "_", ++n);
     if (names_.insert(name).second) return name;
   }
 }
@@ -191,6 +240,17 @@ absl::StatusOr<Instantiation> Inliner::Resolve(const tensorflow::NodeDef& call) 
   }
   inst.function = found->second;
   const tensorflow::OpDef& signature = inst.function->signature();
+  for (const auto* args : {&signature.input_arg(), &signature.output_arg()}) {
+    absl::flat_hash_set<absl::string_view> seen;
+    for (const tensorflow::OpDef::ArgDef& arg : *args) {
+      if (!seen.insert(arg.name()).second) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("function '", signature.name(), "' has two ",
+                         args == &signature.input_arg() ? "arguments" : "outputs", " named '",
+                         arg.name(), "'"));
+      }
+    }
+  }
   AddDefaultsToNodeDef(signature, &inst.as_op);
   absl::Status valid = ValidateNodeDefAttrs(inst.as_op, signature);
   if (valid.ok()) {
@@ -254,6 +314,7 @@ struct BodyNode {
   tensorflow::NodeDef def;  // renamed, attrs instantiated; inputs still the body's
   OutputLayout outputs;
   bool is_call = false;
+  bool stateful = false;  // a call of a function counts as stateful, but for PartitionedCall
 };
 
 absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::string>* chain) {
@@ -270,9 +331,9 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
         absl::StrCat("function '", fname, "' calls itself: ", absl::StrJoin(cycle, " -> "),
                      " (recursive functions cannot be inlined)"));
   }
-  if (static_cast<int>(chain->size()) >= kMaxFunctionCallDepth) {
+  if (static_cast<int>(chain->size()) >= limits_.max_call_depth) {
     return absl::InvalidArgumentError(absl::StrCat(label, " calls function '", fname,
-                                                   "' more than ", kMaxFunctionCallDepth,
+                                                   "' more than ", limits_.max_call_depth,
                                                    " calls deep: ", absl::StrJoin(*chain, " -> ")));
   }
   std::vector<std::string> data_inputs;
@@ -355,7 +416,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
     BodyNode& node = body[i];
     node.def = original;
     node.def.set_name(NewName(prefix + original.name()));
-    if (node.def.device().empty()) node.def.set_device(device);
+    node.def.set_device(BodyDevice(device, node.def.device()));
     for (auto& [name, value] : *node.def.mutable_attr()) {
       absl::Status substituted = SubstitutePlaceholders(inst.as_op, &value);
       if (!substituted.ok()) {
@@ -371,6 +432,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
     Instantiation nested;
     if (IsCall(node.def)) {
       node.is_call = true;
+      node.stateful = node.def.op() != "PartitionedCall";
       absl::StatusOr<Instantiation> resolved = Resolve(node.def);
       if (!resolved.ok()) return WithContext(resolved.status(), context("in the body"));
       nested = *std::move(resolved);
@@ -392,6 +454,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
             context("body"), ")"));
       }
       op_def = &registration->op_def;
+      node.stateful = op_def->is_stateful();
       AddDefaultsToNodeDef(*op_def, &node.def);
       absl::Status valid = ValidateNodeDefAttrs(node.def, *op_def);
       if (valid.ok()) {
@@ -490,12 +553,14 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
         }
         continue;
       }
+      size_t before = data.size();
       absl::Status resolved = resolve(input, &data);
       if (!resolved.ok()) {
         return absl::InvalidArgumentError(absl::StrCat("input '", input, "' of node '", original,
                                                        "' (", context("body"), "): ",
                                                        resolved.message()));
       }
+      RETURN_IF_ERROR(AddInputs(static_cast<int64_t>(data.size() - before)));
       std::string source = input.substr(0, input.find(':'));
       if (auto found = body_index.find(source); found != body_index.end()) {
         consumed[found->second] = true;
@@ -543,6 +608,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
                                                      context("output '" + out_name + "'"), ": ",
                                                      resolved.message()));
     }
+    RETURN_IF_ERROR(AddInputs(static_cast<int64_t>(tensors.size())));
     if (static_cast<int>(tensors.size()) != inst.output_arg_sizes[a]) {
       return absl::InvalidArgumentError(absl::StrCat(
           "result '", ret->second, "' is ", Tensors(tensors.size()), ", but ",
@@ -554,7 +620,9 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
     }
     for (std::string& tensor : tensors) result.add_input(std::move(tensor));
   }
-  std::vector<std::string> result_controls;
+  // The call's node also waits for every argument, so that "^c" never runs ahead of the call's
+  // inputs (a body without outputs, results that are handles passed through).
+  std::vector<std::string> result_controls = ready_inputs;
   for (const auto& [output, node_name] : function.control_ret()) {
     auto found = body_index.find(node_name);
     if (found == body_index.end()) {
@@ -565,14 +633,22 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
     result_controls.push_back("^" + body[found->second].def.name());
   }
   if (function.control_ret().empty()) {
+    // Without control outputs (TensorFlow 1 functions), the side effects nothing in the body
+    // waits for.
     for (int i = 0; i < static_cast<int>(body.size()); ++i) {
-      if (!consumed[i]) result_controls.push_back("^" + body[i].def.name());
+      if (!consumed[i] && body[i].stateful) result_controls.push_back("^" + body[i].def.name());
     }
   }
   std::sort(result_controls.begin(), result_controls.end());
+  result_controls.erase(std::unique(result_controls.begin(), result_controls.end()),
+                        result_controls.end());
   for (std::string& control : result_controls) result.add_input(std::move(control));
   if (inst.output_types.empty()) {
     result.set_op("NoOp");
+  } else if (inst.output_types.size() == 1) {
+    result.set_op("Identity");
+    (*result.mutable_attr())["T"].set_type(
+        static_cast<tensorflow::DataType>(inst.output_types[0]));
   } else {
     result.set_op("IdentityN");
     tensorflow::AttrValue::ListValue* types = (*result.mutable_attr())["T"].mutable_list();
@@ -606,10 +682,11 @@ bool HasFunctionCalls(const tensorflow::GraphDef& def) {
   return false;
 }
 
-absl::Status InlineFunctionCalls(tensorflow::GraphDef* def, const OpRegistry& ops) {
+absl::Status InlineFunctionCalls(tensorflow::GraphDef* def, const OpRegistry& ops,
+                                 const InlineLimits& limits) {
   if (!HasFunctionCalls(*def)) return absl::OkStatus();
   std::vector<tensorflow::NodeDef> out;
-  Inliner inliner(ops, def->library(), &out);
+  Inliner inliner(ops, def->library(), limits, &out);
   RETURN_IF_ERROR(inliner.Init(*def));
   int64_t min_nodes = def->node_size();
   for (const tensorflow::NodeDef& node : def->node()) {

@@ -4,17 +4,23 @@
 #ifndef TESSERA_HOST_GRAPH_FUNCTION_INLINE_H_
 #define TESSERA_HOST_GRAPH_FUNCTION_INLINE_H_
 
+#include <cstdint>
+
 #include "absl/status/status.h"
 #include "host/framework/proto/graph.pb.h"
 #include "host/ops/op_registry.h"
 
 namespace tessera {
 
-// Deepest chain of nested calls inlined (f calls g calls h ...).
-inline constexpr int kMaxFunctionCallDepth = 64;
-// Most nodes a graph may have once its calls are inlined, a bound against call trees that grow
-// exponentially (each function calling the next twice).
-inline constexpr int kMaxInlinedNodes = 1 << 20;
+// Bounds on what inlining may build, against call trees that grow exponentially (each function
+// calling the next twice) and lists that multiply (a list input expands to every tensor of the
+// output it names; attrs are copied into every instantiation).
+struct InlineLimits {
+  int max_call_depth = 64;                      // f calls g calls h ...
+  int64_t max_nodes = int64_t{1} << 20;         // nodes of the inlined graph
+  int64_t max_inputs = int64_t{1} << 22;        // input names of the inlined nodes, together
+  int64_t max_bytes = int64_t{1} << 30;         // serialized bytes of the inlined nodes, together
+};
 
 // True when a node of `def` calls a function: its op names a function of `def.library()`, or is
 // PartitionedCall or StatefulPartitionedCall.
@@ -29,23 +35,27 @@ bool HasFunctionCalls(const tensorflow::GraphDef& def);
 //     function argument becomes an Identity node "c/<arg>" fed by the call's input, each element
 //     of a list argument "c/<arg>_<k>"; resource and variant handles pass straight through;
 //   - attr placeholders ("$T") take the call's values, also inside func attrs of body nodes;
-//   - body nodes without a device take the call's device;
+//   - body nodes without a device take the call's device; a node's partial device takes the
+//     job, replica and task it leaves out from the call's;
 //   - the call's control inputs gate the whole body (every argument waits for a NoOp
 //     "c/input_control_node" that has them), and body nodes none of whose inputs waits for the
 //     call's inputs (constants, nodes fed only by handles) wait for every argument (a NoOp
 //     "c/arguments_ready"), as the call itself would, which also keeps them in the call's frame
 //     when the call is inside a loop;
-//   - the call node is replaced by IdentityN "c" (NoOp "c" when the function has no outputs) whose
-//     outputs are the function's results, so "c:k" and "^c" keep working; it also waits for the
-//     function's control outputs (`control_ret`), or, when there are none, for every body node
-//     whose outputs nothing in the body uses, so that "^c" means the whole call has run.
-// The library stays in `def`. Errors are INVALID_ARGUMENT (NOT_FOUND for an unknown function),
-// naming the call and the function: a wrong number of inputs, a missing or ill-typed attr, an
-// input of the body that names no argument or output, a missing result, Tin/Tout that disagree
-// with the function, a recursive call ("function 'f' calls itself: f -> g -> f"), calls nested
-// deeper than kMaxFunctionCallDepth, more than kMaxInlinedNodes nodes, a function defined twice
-// or under the name of a registered op.
-absl::Status InlineFunctionCalls(tensorflow::GraphDef* def, const OpRegistry& ops);
+//   - the call node is replaced by a node "c" whose outputs are the function's results (Identity
+//     for one result, IdentityN for several, NoOp for none), so "c:k" and "^c" keep working; it
+//     waits for every argument and for the function's control outputs (`control_ret`), or, when
+//     there are none, for the stateful body nodes whose outputs nothing in the body uses.
+// The library stays in `def`. Errors name the call and the function. NOT_FOUND: an unknown
+// function, a body node whose op is neither registered nor a function. INVALID_ARGUMENT: a wrong
+// number of inputs, a missing or ill-typed attr, Tin/Tout that disagree with the function, an
+// input or result of the body that names no argument or node output, a missing result, a
+// recursive call ("function 'f' calls itself: f -> g -> f"), calls nested deeper than
+// limits.max_call_depth, more nodes, inputs or bytes than the limits allow, a function without a
+// name, defined twice or under the name of a registered op, two arguments or outputs of a
+// function with one name, two nodes of the graph with one name.
+absl::Status InlineFunctionCalls(tensorflow::GraphDef* def, const OpRegistry& ops,
+                                 const InlineLimits& limits = InlineLimits());
 
 }  // namespace tessera
 

@@ -70,9 +70,10 @@ class FunctionInlineTest : public ::testing::Test {
     return def;
   }
 
-  absl::Status InlineError(const std::string& nodes, const std::string& library) {
+  absl::Status InlineError(const std::string& nodes, const std::string& library,
+                           const InlineLimits& limits = InlineLimits()) {
     tensorflow::GraphDef def = Parse(absl::StrCat(nodes, " library { ", library, " }"));
-    return InlineFunctionCalls(&def, *ops_);
+    return InlineFunctionCalls(&def, *ops_, limits);
   }
 
   static const tensorflow::NodeDef* Find(const tensorflow::GraphDef& def,
@@ -129,10 +130,11 @@ TEST_F(FunctionInlineTest, ADirectCallBecomesTheBodyWithItsAttrs) {
   const tensorflow::NodeDef* mul = Find(def, "sq/mul");
   EXPECT_EQ(mul->attr().at("T").type(), tensorflow::DT_FLOAT);
   EXPECT_THAT(Inputs(def, "sq/mul"), ElementsAre("sq/x", "sq/x"));
+  // One result: an Identity keeps the call's name; it also waits for the arguments.
   const tensorflow::NodeDef* result = Find(def, "sq");
-  EXPECT_EQ(result->op(), "IdentityN");
-  EXPECT_THAT(Inputs(def, "sq"), ElementsAre("sq/mul"));
-  EXPECT_EQ(result->attr().at("T").list().type_size(), 1);
+  EXPECT_EQ(result->op(), "Identity");
+  EXPECT_THAT(Inputs(def, "sq"), ElementsAre("sq/mul", "^sq/x"));
+  EXPECT_EQ(result->attr().at("T").type(), tensorflow::DT_FLOAT);
   EXPECT_EQ(def.library().function_size(), 1);  // the library stays
   EXPECT_FALSE(HasFunctionCalls(def));
 }
@@ -171,7 +173,7 @@ TEST_F(FunctionInlineTest, PartitionedCallsNameTheFunctionInTheirFAttr) {
       }
     )pb"), kSquare);
     EXPECT_THAT(Names(def), ElementsAre("call", "call/mul", "call/x", "x")) << op;
-    EXPECT_THAT(Inputs(def, "call"), ElementsAre("call/mul"));
+    EXPECT_THAT(Inputs(def, "call"), ElementsAre("call/mul", "^call/x"));
   }
 }
 
@@ -277,7 +279,8 @@ TEST_F(FunctionInlineTest, ListArgumentsAndResultsExpandToEveryTensor) {
   // The Const has no inputs: it waits for the arguments, as the call would.
   EXPECT_THAT(Inputs(def, "c/dim"), ElementsAre("^c/arguments_ready"));
   EXPECT_THAT(Inputs(def, "c/arguments_ready"), ElementsAre("^c/xs_0", "^c/xs_1"));
-  EXPECT_THAT(Inputs(def, "c"), ElementsAre("c/sum", "c/split", "c/split:1"));
+  EXPECT_EQ(Find(def, "c")->op(), "IdentityN");
+  EXPECT_THAT(Inputs(def, "c"), ElementsAre("c/sum", "c/split", "c/split:1", "^c/xs_0", "^c/xs_1"));
   EXPECT_EQ(Find(def, "c")->attr().at("T").list().type_size(), 3);
 }
 
@@ -353,7 +356,7 @@ TEST_F(FunctionInlineTest, NestedCallsAreInlinedWithTheirCallersAttrs) {
                                       "o/second/mul", "o/second/x", "o/x", "x"));
   EXPECT_THAT(Inputs(def, "o/first/x"), ElementsAre("o/x"));
   EXPECT_THAT(Inputs(def, "o/second/x"), ElementsAre("o/first"));
-  EXPECT_THAT(Inputs(def, "o"), ElementsAre("o/second"));
+  EXPECT_THAT(Inputs(def, "o"), ElementsAre("o/second", "^o/x"));
   EXPECT_EQ(Find(def, "o/second/mul")->attr().at("T").type(), tensorflow::DT_FLOAT);
 }
 
@@ -383,9 +386,10 @@ TEST_F(FunctionInlineTest, ControlInputsGateTheBodyAndControlOutputsGateTheCall)
   EXPECT_THAT(Inputs(def, "c/x"), ElementsAre("x", "^c/input_control_node"));
   EXPECT_THAT(Inputs(def, "c/side"), ElementsAre("^c/x"));
   EXPECT_THAT(Inputs(def, "c/unused"), ElementsAre("^c/arguments_ready"));
-  // No outputs: a NoOp keeps the call's name and waits for the control output only.
+  // No outputs: a NoOp keeps the call's name and waits for the arguments and the control output
+  // (not for "unused", which the function does not name).
   EXPECT_EQ(Find(def, "c")->op(), "NoOp");
-  EXPECT_THAT(Inputs(def, "c"), ElementsAre("^c/side"));
+  EXPECT_THAT(Inputs(def, "c"), ElementsAre("^c/input_control_node", "^c/side", "^c/x"));
   EXPECT_THAT(Inputs(def, "after"), ElementsAre("^c"));
 }
 
@@ -435,10 +439,10 @@ TEST_F(FunctionInlineTest, HandlesPassStraightThroughAndTheirConsumersWaitForThe
   EXPECT_THAT(Inputs(def, "c/read"), ElementsAre("v", "^c/arguments_ready"));
   EXPECT_THAT(Inputs(def, "c/arguments_ready"), ElementsAre("^c/x", "^v"));
   EXPECT_THAT(Inputs(def, "c/after"), ElementsAre("^v", "^c/read"));
-  EXPECT_THAT(Inputs(def, "c"), ElementsAre("c/read", "^c/after"));
+  EXPECT_THAT(Inputs(def, "c"), ElementsAre("c/read", "^c/x", "^v"));
 }
 
-TEST_F(FunctionInlineTest, WithoutControlOutputsTheCallWaitsForTheWholeBody) {
+TEST_F(FunctionInlineTest, WithoutControlOutputsTheCallWaitsForItsUnusedSideEffects) {
   tensorflow::GraphDef def = Inline(R"pb(
     node { name: "c" op: "Effects" }
   )pb", R"pb(
@@ -446,21 +450,34 @@ TEST_F(FunctionInlineTest, WithoutControlOutputsTheCallWaitsForTheWholeBody) {
       signature { name: "Effects" }
       node_def { name: "a" op: "NoOp" }
       node_def { name: "b" op: "NoOp" input: "^a" }
-      node_def { name: "z" op: "NoOp" }
+      node_def {
+        name: "handle"
+        op: "VarHandleOp"
+        attr {
+          key: "dtype"
+          value { type: DT_FLOAT }
+        }
+        attr {
+          key: "shape"
+          value { shape {} }
+        }
+      }
     }
   )pb");
   // No inputs at all: the body's sources need no gate.
   EXPECT_THAT(Inputs(def, "c/a"), ElementsAre());
-  EXPECT_THAT(Inputs(def, "c"), ElementsAre("^c/b", "^c/z"));
+  // A stateful node nothing uses is waited for; a stateless one is not (TensorFlow waits for data
+  // outputs, and a dead or looping leaf must not make the call dead or put it in another frame).
+  EXPECT_THAT(Inputs(def, "c"), ElementsAre("^c/handle"));
 }
 
-TEST_F(FunctionInlineTest, BodyNodesTakeTheCallsDeviceUnlessTheyHaveOne) {
+TEST_F(FunctionInlineTest, BodyNodesTakeTheCallsDeviceAndItsTaskUnlessTheyHaveThem) {
   tensorflow::GraphDef def = Inline(absl::StrCat(kFloatX, R"pb(
     node {
       name: "c"
       op: "TwoDevices"
       input: "x"
-      device: "/device:CPU:1"
+      device: "/job:worker/task:1/device:CPU:1"
     }
   )pb"), R"pb(
     function {
@@ -491,10 +508,11 @@ TEST_F(FunctionInlineTest, BodyNodesTakeTheCallsDeviceUnlessTheyHaveOne) {
       ret { key: "y" value: "there:y:0" }
     }
   )pb");
-  EXPECT_EQ(Find(def, "c/x")->device(), "/device:CPU:1");
-  EXPECT_EQ(Find(def, "c/here")->device(), "/device:CPU:1");
-  EXPECT_EQ(Find(def, "c/there")->device(), "/device:CPU:0");
-  EXPECT_EQ(Find(def, "c")->device(), "/device:CPU:1");
+  EXPECT_EQ(Find(def, "c/x")->device(), "/job:worker/task:1/device:CPU:1");
+  EXPECT_EQ(Find(def, "c/here")->device(), "/job:worker/task:1/device:CPU:1");
+  // Its own device, on the call's job and task.
+  EXPECT_EQ(Find(def, "c/there")->device(), "/job:worker/task:1/device:CPU:0");
+  EXPECT_EQ(Find(def, "c")->device(), "/job:worker/task:1/device:CPU:1");
 }
 
 TEST_F(FunctionInlineTest, NamesTakenInTheGraphAreMadeUnique) {
@@ -520,7 +538,7 @@ TEST_F(FunctionInlineTest, NamesTakenInTheGraphAreMadeUnique) {
   )pb"), kSquare);
   EXPECT_THAT(Names(def), ElementsAre("sq", "sq/mul", "sq/mul_1", "sq/x", "x"));
   EXPECT_THAT(Inputs(def, "sq/x"), ElementsAre("sq/mul"));
-  EXPECT_THAT(Inputs(def, "sq"), ElementsAre("sq/mul_1"));
+  EXPECT_THAT(Inputs(def, "sq"), ElementsAre("sq/mul_1", "^sq/x"));
 }
 
 TEST_F(FunctionInlineTest, ImportInlinesAndInfersShapesThroughTheBody) {
@@ -556,7 +574,7 @@ TEST_F(FunctionInlineTest, ImportInlinesAndInfersShapesThroughTheBody) {
   ASSERT_TRUE(graph.ok()) << graph.status();
   const Node* sq = (*graph)->FindNode("sq");
   ASSERT_NE(sq, nullptr);
-  EXPECT_EQ(sq->op(), "IdentityN");
+  EXPECT_EQ(sq->op(), "Identity");
   EXPECT_EQ(sq->output_shape(0), PartialShape({3}));
   EXPECT_NE((*graph)->FindNode("sq/mul"), nullptr);
   EXPECT_EQ(def.node_size(), 2);  // the caller's GraphDef is not changed
@@ -733,7 +751,7 @@ TEST_F(FunctionInlineTest, RecursionIsRefusedWithTheCycle) {
 }
 
 TEST_F(FunctionInlineTest, DeepAndExplodingCallTreesAreRefused) {
-  // F0 -> F1 -> ... -> F70: deeper than kMaxFunctionCallDepth.
+  // F0 -> F1 -> ... -> F70: deeper than the 64 calls allowed.
   std::string chain;
   for (int i = 0; i <= 70; ++i) {
     absl::StrAppend(&chain, "function { signature { name: 'F", i, "' } ",
@@ -742,8 +760,12 @@ TEST_F(FunctionInlineTest, DeepAndExplodingCallTreesAreRefused) {
   }
   absl::Status deep = InlineError("node { name: 'c' op: 'F0' }", chain);
   EXPECT_EQ(deep.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(deep.message()), ::testing::StartsWith("node 'c/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/"));
-  EXPECT_THAT(std::string(deep.message()), HasSubstr("calls function 'F64' more than 64 calls deep: F0 -> F1"));
+  std::string caller = "c";
+  std::string functions = "F0";
+  for (int i = 1; i <= 64; ++i) absl::StrAppend(&caller, "/n");
+  for (int i = 1; i < 64; ++i) absl::StrAppend(&functions, " -> F", i);
+  EXPECT_EQ(deep.message(), absl::StrCat("node '", caller, "' (F64) calls function 'F64' more "
+                                         "than 64 calls deep: ", functions));
 
   // E0 calls E1 twice, E1 calls E2 twice, ...: 2^21 bodies.
   std::string tree;
@@ -756,11 +778,167 @@ TEST_F(FunctionInlineTest, DeepAndExplodingCallTreesAreRefused) {
   }
   ExpectError(InlineError("node { name: 'c' op: 'E0' }", tree),
               absl::StatusCode::kInvalidArgument,
-              absl::StrCat("inlining the graph's function calls makes more than ",
-                           kMaxInlinedNodes, " nodes"));
+              "inlining the graph's function calls makes more than 1048576 nodes");
+
+  // A library too deep for the estimate's recursion is estimated without recursing further.
+  std::string long_chain;
+  for (int i = 0; i <= 5000; ++i) {
+    absl::StrAppend(&long_chain, "function { signature { name: 'L", i, "' } ",
+                    i < 5000 ? absl::StrCat("node_def { name: 'n' op: 'L", i + 1, "' }") : "",
+                    " }");
+  }
+  absl::Status too_deep = InlineError("node { name: 'c' op: 'L0' }", long_chain);
+  EXPECT_EQ(too_deep.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(too_deep.message()), HasSubstr("more than 64 calls deep"));
+}
+
+TEST_F(FunctionInlineTest, InputsAndBytesAreBounded) {
+  // Every NoOp waits for all 4 tensors of the Split: 3 of them need 12 inputs.
+  std::string library = R"pb(
+    function {
+      signature {
+        name: "F"
+        input_arg { name: "x" type: DT_FLOAT }
+      }
+      node_def {
+        name: "dim"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_INT32 }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_INT32
+              tensor_shape {}
+              int_val: 0
+            }
+          }
+        }
+      }
+      node_def {
+        name: "split"
+        op: "Split"
+        input: "dim:output:0"
+        input: "x"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+        attr {
+          key: "num_split"
+          value { i: 4 }
+        }
+      }
+      node_def { name: "a" op: "IdentityN" input: "split:output" attr { key: "T" value { list { type: [ DT_FLOAT, DT_FLOAT, DT_FLOAT, DT_FLOAT ] } } } }
+      node_def { name: "b" op: "IdentityN" input: "split:output" attr { key: "T" value { list { type: [ DT_FLOAT, DT_FLOAT, DT_FLOAT, DT_FLOAT ] } } } }
+      node_def { name: "d" op: "IdentityN" input: "split:output" attr { key: "T" value { list { type: [ DT_FLOAT, DT_FLOAT, DT_FLOAT, DT_FLOAT ] } } } }
+    }
+  )pb";
+  std::string call = absl::StrCat(kFloatX, "node { name: 'c' op: 'F' input: 'x' }");
+  InlineLimits limits;
+  limits.max_inputs = 10;
+  ExpectError(InlineError(call, library, limits), absl::StatusCode::kInvalidArgument,
+              "inlining the graph's function calls makes more than 10 inputs");
+  limits = InlineLimits();
+  limits.max_bytes = 100;
+  ExpectError(InlineError(call, library, limits), absl::StatusCode::kInvalidArgument,
+              "inlining the graph's function calls makes more than 100 bytes of nodes");
+  limits = InlineLimits();
+  limits.max_nodes = 5;
+  ExpectError(InlineError(call, library, limits), absl::StatusCode::kInvalidArgument,
+              "inlining the graph's function calls makes more than 5 nodes");
+  EXPECT_TRUE(InlineError(call, library).ok());
+}
+
+TEST_F(FunctionInlineTest, MoreCallAndBodyErrors) {
+  std::string partitioned = R"pb(
+    node {
+      name: "call"
+      op: "PartitionedCall"
+      input: "x"
+      attr {
+        key: "Tin"
+        value { list { type: DT_INT32 } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+      %s
+    }
+  )pb";
+  auto with_f = [&](const std::string& f) {
+    std::string text = partitioned;
+    text.replace(text.find("%s"), 2, f);
+    return absl::StrCat(kFloatX, text);
+  };
+  ExpectError(InlineError(with_f("attr { key: 'f' value { func { name: 'Squared' attr { key: 'T' "
+                                 "value { type: DT_FLOAT } } } } }"),
+                          kSquare),
+              absl::StatusCode::kInvalidArgument,
+              "node 'call' (PartitionedCall) has Tin [int32], but function 'Squared' takes "
+              "[float]");
+  ExpectError(InlineError(with_f(""), kSquare), absl::StatusCode::kInvalidArgument,
+              "node 'call' (PartitionedCall) is missing required attr 'f'");
+
+  auto one_function = [&](const std::string& signature_extra, const std::string& body) {
+    return InlineError(absl::StrCat(kFloatX, "node { name: 'c' op: 'F' input: 'x' attr { key: "
+                                             "'N' value { i: 2 } } }"),
+                       absl::StrCat("function { signature { name: 'F' input_arg { name: 'x' "
+                                    "type: DT_FLOAT } attr { name: 'N' type: 'int' } ",
+                                    signature_extra, " } ", body, " }"));
+  };
+  constexpr char kNeg[] =
+      "node_def { name: 'n' op: 'Neg' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } } ";
+  ExpectError(one_function("output_arg { name: 'ys' type: DT_FLOAT number_attr: 'N' }",
+                           absl::StrCat(kNeg, "ret { key: 'ys' value: 'n:y:0' }")),
+              absl::StatusCode::kInvalidArgument,
+              "result 'n:y:0' is 1 tensor, but output 'ys' of function 'F' called by node 'c' "
+              "(F) has 2");
+  ExpectError(one_function("control_output: 'side'",
+                           absl::StrCat(kNeg, "control_ret { key: 'side' value: 'nope' }")),
+              absl::StatusCode::kInvalidArgument,
+              "control output 'side' of function 'F' called by node 'c' (F) names node 'nope', "
+              "which the body does not have");
+  ExpectError(one_function("", "node_def { name: 'n' op: 'Neg' input: 'x' }"),
+              absl::StatusCode::kInvalidArgument,
+              "in the body of function 'F' called by node 'c' (F): node 'c/n' (Neg) is missing "
+              "required attr 'T'");
+  ExpectError(one_function("", "node_def { name: 'n' op: 'PartitionedCall' input: 'x' attr { key: "
+                               "'Tin' value { list { type: DT_FLOAT } } } attr { key: 'Tout' "
+                               "value { list { } } } attr { key: 'f' value { func { name: "
+                               "'Nope' } } } }"),
+              absl::StatusCode::kNotFound,
+              "in the body of function 'F' called by node 'c' (F): node 'c/n' (PartitionedCall) "
+              "calls function 'Nope', which the graph's library does not define");
+  for (const char* bad : {"x:1:2:3", "x:abc", ":0"}) {
+    ExpectError(one_function("", absl::StrCat("node_def { name: 'n' op: 'Neg' input: '", bad,
+                                              "' attr { key: 'T' value { type: DT_FLOAT } } }")),
+                absl::StatusCode::kInvalidArgument,
+                absl::StrCat("input '", bad, "' of node 'n' (body of function 'F' called by node "
+                             "'c' (F)): names no argument and no node output (expected 'arg', "
+                             "'arg:index', 'node:output' or 'node:output:index')"));
+  }
+  ExpectError(one_function("input_arg { name: 'x' type: DT_FLOAT }", ""),
+              absl::StatusCode::kInvalidArgument, "function 'F' has two arguments named 'x'");
+  ExpectError(one_function("output_arg { name: 'y' type: DT_FLOAT } output_arg { name: 'y' type: "
+                           "DT_FLOAT }",
+                           ""),
+              absl::StatusCode::kInvalidArgument, "function 'F' has two outputs named 'y'");
+  ExpectError(
+      InlineError(absl::StrCat(kFloatX, SquareCall("sq", "Squared", "input: 'x'"),
+                               SquareCall("sq", "Squared", "input: 'x'")),
+                  kSquare),
+      absl::StatusCode::kInvalidArgument, "duplicate node name 'sq' (node 2)");
 }
 
 TEST_F(FunctionInlineTest, TheLibraryItselfIsChecked) {
+  ExpectError(InlineError("node { name: 'c' op: 'PartitionedCall' }",
+                          "function { signature { } }"),
+              absl::StatusCode::kInvalidArgument, "a function of the graph's library has no name");
   ExpectError(InlineError(absl::StrCat(kFloatX, SquareCall("sq", "Squared", "input: 'x'")),
                           absl::StrCat(kSquare, kSquare)),
               absl::StatusCode::kInvalidArgument,
