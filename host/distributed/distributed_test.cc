@@ -250,6 +250,55 @@ TEST_P(DistributedTest, RunsALoopWhoseBodySpansTwoTasks) {
   }
 }
 
+// A call of a library function, on worker 1, whose body puts one node on the ps task: the master
+// inlines the call before placement, so the body's nodes are cut between the two tasks.
+TEST_P(DistributedTest, RunsAFunctionWhoseBodySpansTwoTasks) {
+  std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
+  std::string graph = absl::StrCat(
+      Placeholder("x", "DT_FLOAT"), Node("call", "AcrossTasks", {"x"}, w1, ""), R"pb(
+        library {
+          function {
+            signature {
+              name: "AcrossTasks"
+              input_arg { name: "x" type: DT_FLOAT }
+              output_arg { name: "y" type: DT_FLOAT }
+            }
+            node_def {
+              name: "square"
+              op: "Mul"
+              input: "x"
+              input: "x"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+            node_def {
+              name: "negate"
+              op: "Neg"
+              input: "square:z:0"
+              device: "/job:ps/task:0"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+            ret { key: "y" value: "negate:y:0" }
+          }
+        }
+      )pb");
+  auto session = Connect(graph);
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  RunMetadata metadata;
+  ASSERT_TRUE(session
+                  ->Run(RunOptions(), {{"x", Tensor::Vector<float>({3, -2})}}, {"call"}, {}, &out,
+                        &metadata)
+                  .ok());
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(-9.0f, -4.0f));
+  EXPECT_THAT(metadata.partition_devices, ::testing::UnorderedElementsAre(kPs0, kWorker0, kWorker1));
+}
+
 // Variables on the ps task keep their values across steps of a session.
 TEST_P(DistributedTest, KeepsVariablesOnTheParameterServer) {
   std::string ps = absl::StrCat(kPs0, "/device:CPU:0");

@@ -172,8 +172,8 @@ class Graph {
 // a -> b -> c -> a"; NextIteration -> Merge back edges are allowed). SOURCE/SINK control edges
 // are added, then shape inference runs in topological order (errors prefixed with "while
 // inferring shapes for node 'x' (Op)"). Calls of the graph's library functions (by name or through
-// PartitionedCall / StatefulPartitionedCall) are inlined first (function_inline.h), so the graph
-// built never contains a call.
+// PartitionedCall / StatefulPartitionedCall) are inlined and If / While lowered to v1 control flow
+// first (function_inline.h, functional_lowering.h), so the graph built contains neither.
 absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const tensorflow::GraphDef& def,
                                                       const OpRegistry& ops);
 

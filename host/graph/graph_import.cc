@@ -9,6 +9,7 @@
 #include "base/status_macros.h"
 #include "host/framework/tensor_proto_util.h"
 #include "host/graph/function_inline.h"
+#include "host/graph/functional_lowering.h"
 #include "host/graph/graph.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/shape_inference.h"
@@ -237,15 +238,15 @@ namespace {
 template <typename Def>
 absl::StatusOr<std::unique_ptr<Graph>> Import(Def& def, const OpRegistry& ops,
                                               const ImportGraphDefOptions& options) {
-  if (HasFunctionCalls(def)) {
-    // Function calls are inlined first; the graph built is the inlined one.
+  if (HasFunctionCalls(def) || HasFunctionalControlFlow(def)) {
+    // Function calls are inlined and If/While lowered first; the graph built is the result.
     tensorflow::GraphDef inlined;
     if constexpr (std::is_const_v<Def>) {
       inlined = def;
     } else {
       inlined = std::move(def);
     }
-    RETURN_IF_ERROR(InlineFunctionCalls(&inlined, ops));
+    RETURN_IF_ERROR(ExpandFunctions(&inlined, ops));
     return Import(inlined, ops, options);
   }
   auto graph = std::make_unique<Graph>(&ops);

@@ -22,6 +22,26 @@ bool TypeAttrIsString(const Node& node, absl::string_view name) {
          value->type() == tensorflow::DT_STRING;
 }
 
+// Types no plugin kernel takes, which Identity and IdentityN forward on the host.
+bool IsHostOnlyType(int type) {
+  return type == tensorflow::DT_STRING || type == tensorflow::DT_RESOURCE ||
+         type == tensorflow::DT_VARIANT;
+}
+
+// Identity of a string, resource or variant, or IdentityN with one among its types.
+bool IsHostForward(const Node& node) {
+  const tensorflow::AttrValue* value = node.attr("T");
+  if (value == nullptr) return false;
+  if (node.op() == "Identity") {
+    return value->value_case() == tensorflow::AttrValue::kType && IsHostOnlyType(value->type());
+  }
+  if (node.op() != "IdentityN" || value->value_case() != tensorflow::AttrValue::kList) return false;
+  for (int type : value->list().type()) {
+    if (IsHostOnlyType(type)) return true;
+  }
+  return false;
+}
+
 // Computed once per executor (constant outputs); the executor marks the buffer immutable, so a
 // fetched value is copied before the client sees it.
 class StringConstKernel final : public OpKernel {
@@ -36,12 +56,12 @@ class StringConstKernel final : public OpKernel {
   Tensor value_;
 };
 
-// Identity and PlaceholderWithDefault: the output is the input.
+// Identity, IdentityN and PlaceholderWithDefault: each output is its input.
 class StringForwardKernel final : public OpKernel {
  public:
   StringForwardKernel() : OpKernel({false, true, false}) {}
   absl::Status Compute(TSR_KernelContext* ctx) override {
-    ctx->outputs[0] = std::move(ctx->inputs[0]);
+    for (int i = 0; i < ctx->num_inputs; ++i) ctx->outputs[i] = std::move(ctx->inputs[i]);
     return absl::OkStatus();
   }
 };
@@ -102,7 +122,7 @@ bool IsStringKernelNode(const Node& node) {
   if (op == "Const" || op == "Placeholder" || op == "PlaceholderWithDefault") {
     return TypeAttrIsString(node, "dtype");
   }
-  return op == "Identity" && TypeAttrIsString(node, "T");
+  return IsHostForward(node);
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateStringKernel(const Node& node) {

@@ -22,7 +22,9 @@ class Node;
 bool HasStringEdge(const Node& node);
 
 // True for Const, Identity, Placeholder and PlaceholderWithDefault whose type attr (dtype or T)
-// is string: the host's kernels run them on every device type.
+// is string, and for Identity of a resource or variant handle and IdentityN with a string,
+// resource or variant among its types (which inlined function calls and lowered loops make):
+// the host's kernels run them on every device type, forwarding each input to its output.
 bool IsStringKernelNode(const Node& node);
 
 // The kernel of an IsStringKernelNode node. INVALID_ARGUMENT for a Const whose value does not

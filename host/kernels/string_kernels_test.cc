@@ -84,6 +84,40 @@ TEST(StringKernelsTest, FeedsPassThroughIdentityToFetches) {
   EXPECT_THAT(Strings(out[0]), ElementsAre("hello", std::string("\0bin", 4)));
 }
 
+// IdentityN with a string among its types (the node an inlined call with several results leaves):
+// the host forwards every input, the float one too.
+TEST(StringKernelsTest, IdentityNWithAStringForwardsEveryInput) {
+  std::unique_ptr<Session> session = MustCreate(std::string(kPlaceholder) + R"pb(
+    node {
+      name: "f"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "both"
+      op: "IdentityN"
+      input: "p"
+      input: "f"
+      attr {
+        key: "T"
+        value { list { type: DT_STRING type: DT_FLOAT } }
+      }
+    }
+  )pb");
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  absl::Status status =
+      session->Run({{"p", Tensor::Strings(TensorShape{2}, {"a", "bc"})},
+                    {"f", Tensor::Vector<float>({1.5f})}},
+                   {"both:0", "both:1"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_THAT(Strings(out[0]), ElementsAre("a", "bc"));
+  EXPECT_EQ(out[1].DebugString(), "float [1] 1.5");
+}
+
 TEST(StringKernelsTest, UnfedPlaceholderGivesTensorFlowsMessage) {
   std::unique_ptr<Session> session = MustCreate(kPlaceholder + Unary("id", "Identity", "p"));
   ASSERT_NE(session, nullptr);

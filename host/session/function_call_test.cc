@@ -313,6 +313,423 @@ TEST(FunctionCallTest, ControlOutputsMakeACallsSideEffectsFinishBeforeItsDepende
   EXPECT_FLOAT_EQ(*out[0].data<float>(), 2.0f);  // bumped by the target, then before the read
 }
 
+// Negate(x: T) -> y: T.
+constexpr char kNegate[] = R"pb(
+  function {
+    signature {
+      name: "Negate"
+      input_arg { name: "x" type_attr: "T" }
+      output_arg { name: "y" type_attr: "T" }
+      attr { name: "T" type: "type" }
+    }
+    node_def {
+      name: "neg"
+      op: "Neg"
+      input: "x"
+      attr {
+        key: "T"
+        value { placeholder: "T" }
+      }
+    }
+    ret { key: "y" value: "neg:y:0" }
+  }
+)pb";
+
+std::string IfNode(const std::string& name, const std::string& op, const std::string& cond,
+                   const std::string& cond_type, const std::string& input) {
+  return Node(name, op, {cond, input},
+              absl::StrCat(TypeAttr("Tcond", cond_type),
+                           " attr { key: \"Tin\" value { list { type: DT_FLOAT } } } attr { key: "
+                           "\"Tout\" value { list { type: DT_FLOAT } } } attr { key: "
+                           "\"then_branch\" value { func { name: \"SquarePlusOne\" attr { key: "
+                           "\"T\" value { type: DT_FLOAT } } } } } attr { key: \"else_branch\" "
+                           "value { func { name: \"Negate\" attr { key: \"T\" value { type: "
+                           "DT_FLOAT } } } } }"));
+}
+
+TEST(FunctionCallTest, IfRunsOnlyTheTakenBranch) {
+  auto session = Create(absl::StrCat(Placeholder("p", "DT_BOOL"), Placeholder("k", "DT_INT32"),
+                                     Placeholder("x", "DT_FLOAT"),
+                                     IfNode("if", "If", "p", "DT_BOOL", "x"),
+                                     IfNode("by_number", "StatelessIf", "k", "DT_INT32", "x"),
+                                     Library(absl::StrCat(kSquarePlusOne, kNegate))));
+  ASSERT_TRUE(session.ok()) << session.status();
+  struct Case {
+    bool p;
+    int k;
+    float x;
+    float if_result;
+    float number_result;
+  };
+  for (const Case& c : {Case{true, 3, 2.0f, 5.0f, 5.0f}, Case{false, 0, 2.0f, -2.0f, -2.0f},
+                        Case{true, -1, -3.0f, 10.0f, 10.0f}}) {
+    std::vector<Tensor> out;
+    absl::Status status = (*session)->Run({{"p", Tensor::Scalar<bool>(c.p)},
+                                           {"k", Tensor::Scalar<int32_t>(c.k)},
+                                           {"x", Tensor::Scalar<float>(c.x)}},
+                                          {"if", "by_number"}, {}, &out);
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_FLOAT_EQ(*out[0].data<float>(), c.if_result);
+    EXPECT_FLOAT_EQ(*out[1].data<float>(), c.number_result);
+  }
+  // The untaken branch is dead: fetching inside it is TensorFlow's error.
+  std::vector<Tensor> out;
+  absl::Status dead = (*session)->Run({{"p", Tensor::Scalar<bool>(true)},
+                                       {"k", Tensor::Scalar<int32_t>(1)},
+                                       {"x", Tensor::Scalar<float>(1.0f)}},
+                                      {"if/else/neg"}, {}, &out);
+  EXPECT_FALSE(dead.ok());
+}
+
+// Less(i, n) and (i + 1, n): a counting While, as TensorFlow 2 writes tf.while_loop.
+constexpr char kLoopFunctions[] = R"pb(
+  function {
+    signature {
+      name: "CountCond"
+      input_arg { name: "i" type: DT_INT32 }
+      input_arg { name: "n" type: DT_INT32 }
+      input_arg { name: "acc" type: DT_FLOAT }
+      output_arg { name: "more" type: DT_BOOL }
+    }
+    node_def {
+      name: "less"
+      op: "Less"
+      input: "i"
+      input: "n"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+    }
+    ret { key: "more" value: "less:z:0" }
+  }
+  function {
+    signature {
+      name: "LoopBody"
+      input_arg { name: "i" type: DT_INT32 }
+      input_arg { name: "n" type: DT_INT32 }
+      input_arg { name: "acc" type: DT_FLOAT }
+      output_arg { name: "i_next" type: DT_INT32 }
+      output_arg { name: "n_same" type: DT_INT32 }
+      output_arg { name: "acc_next" type: DT_FLOAT }
+    }
+    node_def {
+      name: "one"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_INT32 }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_INT32
+            tensor_shape {}
+            int_val: 1
+          }
+        }
+      }
+    }
+    node_def {
+      name: "inc"
+      op: "AddV2"
+      input: "i"
+      input: "one:output:0"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+    }
+    node_def {
+      name: "twice"
+      op: "AddV2"
+      input: "acc"
+      input: "acc"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    ret { key: "i_next" value: "inc:z:0" }
+    ret { key: "n_same" value: "n" }
+    ret { key: "acc_next" value: "twice:z:0" }
+  }
+)pb";
+
+std::string WhileNode(const std::string& name, const std::vector<std::string>& inputs,
+                      const std::string& types) {
+  return Node(name, "StatelessWhile", inputs,
+              absl::StrCat("attr { key: \"T\" value { list { ", types,
+                           " } } } attr { key: \"cond\" value { func { name: \"CountCond\" } } } "
+                           "attr { key: \"body\" value { func { name: \"LoopBody\" } } }"));
+}
+
+TEST(FunctionCallTest, AWhileLoopOfFunctionsCountsAndDoubles) {
+  auto session = Create(absl::StrCat(
+      Placeholder("n", "DT_INT32"), Placeholder("start", "DT_FLOAT"),
+      Node("zero", "Const", {},
+           "attr { key: \"dtype\" value { type: DT_INT32 } } attr { key: \"value\" value { "
+           "tensor { dtype: DT_INT32 tensor_shape { } int_val: 0 } } }"),
+      WhileNode("loop", {"zero", "n", "start"}, "type: DT_INT32 type: DT_INT32 type: DT_FLOAT"),
+      Library(kLoopFunctions)));
+  ASSERT_TRUE(session.ok()) << session.status();
+  for (int n : {0, 1, 10}) {
+    std::vector<Tensor> out;
+    absl::Status status = (*session)->Run(
+        {{"n", Tensor::Scalar<int32_t>(n)}, {"start", Tensor::Scalar<float>(1.5f)}},
+        {"loop:0", "loop:1", "loop:2"}, {}, &out);
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_EQ(*out[0].data<int32_t>(), n);
+    EXPECT_EQ(*out[1].data<int32_t>(), n);
+    EXPECT_FLOAT_EQ(*out[2].data<float>(), 1.5f * static_cast<float>(1 << n));
+  }
+}
+
+// Bump in a loop: a resource loop variable, updated by the body n times.
+TEST(FunctionCallTest, AWhileLoopCarriesAVariableHandle) {
+  constexpr char kBumpLoop[] = R"pb(
+    function {
+      signature {
+        name: "BumpCond"
+        input_arg { name: "i" type: DT_INT32 }
+        input_arg { name: "v" type: DT_RESOURCE }
+        output_arg { name: "more" type: DT_BOOL }
+      }
+      node_def {
+        name: "limit"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_INT32 }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_INT32
+              tensor_shape {}
+              int_val: 4
+            }
+          }
+        }
+      }
+      node_def {
+        name: "less"
+        op: "Less"
+        input: "i"
+        input: "limit:output:0"
+        attr {
+          key: "T"
+          value { type: DT_INT32 }
+        }
+      }
+      ret { key: "more" value: "less:z:0" }
+    }
+    function {
+      signature {
+        name: "BumpBody"
+        input_arg { name: "i" type: DT_INT32 }
+        input_arg { name: "v" type: DT_RESOURCE }
+        output_arg { name: "i_next" type: DT_INT32 }
+        output_arg { name: "v_same" type: DT_RESOURCE }
+      }
+      node_def {
+        name: "one"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_INT32 }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_INT32
+              tensor_shape {}
+              int_val: 1
+            }
+          }
+        }
+      }
+      node_def {
+        name: "inc"
+        op: "AddV2"
+        input: "i"
+        input: "one:output:0"
+        attr {
+          key: "T"
+          value { type: DT_INT32 }
+        }
+      }
+      node_def {
+        name: "bump"
+        op: "StatefulPartitionedCall"
+        input: "v"
+        attr {
+          key: "Tin"
+          value { list { type: DT_RESOURCE } }
+        }
+        attr {
+          key: "Tout"
+          value { list {} }
+        }
+        attr {
+          key: "f"
+          value { func { name: "Bump" } }
+        }
+      }
+      ret { key: "i_next" value: "inc:z:0" }
+      ret { key: "v_same" value: "v" }
+      control_ret { key: "bump" value: "bump" }
+    }
+  )pb";
+  std::string graph = absl::StrCat(
+      Node("v", "VarHandleOp", {},
+           "attr { key: \"dtype\" value { type: DT_FLOAT } } attr { key: \"shape\" value { "
+           "shape { } } } attr { key: \"shared_name\" value { s: \"v\" } }"),
+      Node("zero", "Const", {},
+           "attr { key: \"dtype\" value { type: DT_FLOAT } } attr { key: \"value\" value { "
+           "tensor { dtype: DT_FLOAT tensor_shape { } float_val: 0 } } }"),
+      Node("izero", "Const", {},
+           "attr { key: \"dtype\" value { type: DT_INT32 } } attr { key: \"value\" value { "
+           "tensor { dtype: DT_INT32 tensor_shape { } int_val: 0 } } }"),
+      Node("init", "AssignVariableOp", {"v", "zero"}, TypeAttr("dtype", "DT_FLOAT")),
+      Node("loop", "While", {"izero", "v"},
+           "attr { key: \"T\" value { list { type: DT_INT32 type: DT_RESOURCE } } } attr { key: "
+           "\"cond\" value { func { name: \"BumpCond\" } } } attr { key: \"body\" value { "
+           "func { name: \"BumpBody\" } } }"),
+      Node("read", "ReadVariableOp", {"loop:1"}, TypeAttr("dtype", "DT_FLOAT")),
+      Library(absl::StrCat(kBump, kBumpLoop)));
+  auto session = Create(graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  ASSERT_TRUE((*session)->Run({}, {}, {"init"}, &out).ok());
+  absl::Status status = (*session)->Run({}, {"read", "loop:0"}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_FLOAT_EQ(*out[0].data<float>(), 4.0f);
+  EXPECT_EQ(*out[1].data<int32_t>(), 4);
+}
+
+TEST(FunctionCallTest, AnIfInsideAFunctionIsLoweredOnceTheCallIsInlined) {
+  constexpr char kOuter[] = R"pb(
+    function {
+      signature {
+        name: "Choose"
+        input_arg { name: "p" type: DT_BOOL }
+        input_arg { name: "x" type: DT_FLOAT }
+        output_arg { name: "y" type: DT_FLOAT }
+      }
+      node_def {
+        name: "branch"
+        op: "If"
+        input: "p"
+        input: "x"
+        attr {
+          key: "Tcond"
+          value { type: DT_BOOL }
+        }
+        attr {
+          key: "Tin"
+          value { list { type: DT_FLOAT } }
+        }
+        attr {
+          key: "Tout"
+          value { list { type: DT_FLOAT } }
+        }
+        attr {
+          key: "then_branch"
+          value {
+            func {
+              name: "SquarePlusOne"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+          }
+        }
+        attr {
+          key: "else_branch"
+          value {
+            func {
+              name: "Negate"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+          }
+        }
+      }
+      ret { key: "y" value: "branch:output:0" }
+    }
+  )pb";
+  auto session = Create(absl::StrCat(
+      Placeholder("p", "DT_BOOL"), Placeholder("x", "DT_FLOAT"),
+      Node("call", "Choose", {"p", "x"}, ""),
+      Library(absl::StrCat(kSquarePlusOne, kNegate, kOuter))));
+  ASSERT_TRUE(session.ok()) << session.status();
+  for (bool p : {true, false}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE((*session)
+                    ->Run({{"p", Tensor::Scalar<bool>(p)}, {"x", Tensor::Scalar<float>(3.0f)}},
+                          {"call"}, {}, &out)
+                    .ok());
+    EXPECT_FLOAT_EQ(*out[0].data<float>(), p ? 10.0f : -3.0f);
+  }
+}
+
+TEST(FunctionCallTest, AFunctionReachingItselfThroughAnIfIsRefused) {
+  constexpr char kSelf[] = R"pb(
+    function {
+      signature {
+        name: "Self"
+        input_arg { name: "p" type: DT_BOOL }
+      }
+      node_def {
+        name: "again"
+        op: "If"
+        input: "p"
+        input: "p"
+        attr {
+          key: "Tcond"
+          value { type: DT_BOOL }
+        }
+        attr {
+          key: "Tin"
+          value { list { type: DT_BOOL } }
+        }
+        attr {
+          key: "Tout"
+          value { list {} }
+        }
+        attr {
+          key: "then_branch"
+          value { func { name: "Self" } }
+        }
+        attr {
+          key: "else_branch"
+          value { func { name: "Nothing" } }
+        }
+      }
+    }
+    function {
+      signature {
+        name: "Nothing"
+        input_arg { name: "p" type: DT_BOOL }
+      }
+    }
+  )pb";
+  auto session = Create(absl::StrCat(Placeholder("p", "DT_BOOL"), Node("call", "Self", {"p"}, ""),
+                                     Library(kSelf)));
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(session.status().message(),
+            "function calls and functional control flow still nested after 64 rounds of "
+            "inlining (a function that reaches itself through If or While?)");
+}
+
 TEST(FunctionCallTest, BadCallsAreRefusedWhenTheSessionIsCreated) {
   auto session = Create(absl::StrCat(Placeholder("x", "DT_FLOAT"),
                                      PartitionedCall("call", "Missing", "x", "DT_FLOAT"),

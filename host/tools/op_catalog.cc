@@ -31,9 +31,11 @@ const char* StringKernelTypeAttr(absl::string_view op) {
   return nullptr;
 }
 
-// The call ops that graph import inlines (host/graph/function_inline.h).
+// The call ops that graph import inlines, and the functional control flow it lowers to calls
+// (host/graph/function_inline.h, functional_lowering.h).
 bool IsFunctionCallOp(absl::string_view op) {
-  return op == "PartitionedCall" || op == "StatefulPartitionedCall";
+  return op == "PartitionedCall" || op == "StatefulPartitionedCall" || op == "If" ||
+         op == "StatelessIf" || op == "While" || op == "StatelessWhile";
 }
 
 // Host kernels that only move tensors: they take strings too.
@@ -326,8 +328,9 @@ std::string FormatCatalogMarkdown(const OpCatalog& catalog) {
       "plugin alone); do not edit by hand: the test `ops_doc_is_current` fails when this page and\n"
       "the registered kernels differ. `docs/ops.md` gives each op's semantics.\n\n"
       "\"host\": the host runs the op on every device (transfers, control flow, variables,\n"
-      "TensorArrays and stacks, checkpoints); \"inlined\": a function call, replaced by the\n"
-      "function's body when a graph is imported; \"—\": no kernel on that device type.\n\n";
+      "TensorArrays and stacks, checkpoints); \"inlined\": a function call or an If or While,\n"
+      "replaced by the function's body (and v1 control flow) when a graph is imported; \"—\":\n"
+      "no kernel on that device type.\n\n";
   absl::StrAppend(&out, "| Op | Defined by |");
   for (const std::string& type : catalog.device_types) absl::StrAppend(&out, " ", type, " |");
   absl::StrAppend(&out, "\n|---|---|");

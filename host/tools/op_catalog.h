@@ -36,8 +36,8 @@ struct CatalogOp {
   // The host also runs it for string tensors on every device (Const, Identity, Placeholder,
   // PlaceholderWithDefault).
   bool host_string_kernel = false;
-  // A function call (PartitionedCall, StatefulPartitionedCall): graph import inlines it, so it
-  // needs no kernel.
+  // A function call (PartitionedCall, StatefulPartitionedCall) or functional control flow (If,
+  // StatelessIf, While, StatelessWhile): graph import inlines it, so it needs no kernel.
   bool inlined = false;
   // Plugin kernels, by (device type, priority higher first, plugin name).
   std::vector<CatalogKernel> kernels;

@@ -1,0 +1,45 @@
+// Functional control flow (If, StatelessIf, While, StatelessWhile, as TensorFlow 2 writes it)
+// lowered to the v1 control flow the executor runs (Switch, Merge, Enter, Exit, NextIteration,
+// LoopCond), with the branches, condition and body left as calls of the library's functions for
+// the inliner (TensorFlow's LowerFunctionalOpsPass).
+#ifndef TESSERA_HOST_GRAPH_FUNCTIONAL_LOWERING_H_
+#define TESSERA_HOST_GRAPH_FUNCTIONAL_LOWERING_H_
+
+#include "absl/status/status.h"
+#include "host/framework/proto/graph.pb.h"
+#include "host/graph/function_inline.h"
+#include "host/ops/op_registry.h"
+
+namespace tessera {
+
+// True when a node of `def` (not of its library) is If, StatelessIf, While or StatelessWhile.
+bool HasFunctionalControlFlow(const tensorflow::GraphDef& def);
+
+// Rewrites every If, StatelessIf, While and StatelessWhile node of `def` (nodes of the library's
+// functions are lowered once their calls are inlined):
+//   - If "n": the condition (bool, or any number: Cast to bool, non-zero is true) switches each
+//     input; the then branch is called on the true outputs, gated by "n/then_pivot", the else
+//     branch on the false ones; each result is a Merge "n/output_<k>" of the two calls'; "n"
+//     becomes the node of the results (Identity, IdentityN, or for none a NoOp that waits for
+//     whichever branch ran);
+//   - While "w": loop frame "w"; each loop variable enters it ("w/enter_<k>"), merges with its
+//     next value, the condition is called on the merged values and feeds LoopCond, a Switch per
+//     variable leaves the loop ("w/exit_<k>") or feeds the body's call, whose results go round
+//     through NextIteration; "w" becomes the node of the exits;
+//   - the node's control inputs gate the whole construct; every node made takes its device.
+// INVALID_ARGUMENT naming the node for attrs that do not validate, a wrong number of inputs, a
+// While without loop variables or whose condition does not return one tensor; NOT_FOUND for a
+// branch, condition or body the library does not define.
+absl::Status LowerFunctionalControlFlow(tensorflow::GraphDef* def, const OpRegistry& ops);
+
+// What import runs on a graph with function calls or functional control flow: lowering and
+// inlining in turn until neither is left (If and While inside function bodies appear once their
+// calls are inlined). INVALID_ARGUMENT when that takes more than limits.max_call_depth rounds (a
+// function reaching itself through a branch or loop body) or the graph grows past
+// limits.max_bytes.
+absl::Status ExpandFunctions(tensorflow::GraphDef* def, const OpRegistry& ops,
+                             const InlineLimits& limits = InlineLimits());
+
+}  // namespace tessera
+
+#endif  // TESSERA_HOST_GRAPH_FUNCTIONAL_LOWERING_H_
