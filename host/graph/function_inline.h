@@ -54,6 +54,7 @@ bool HasFunctionCalls(const tensorflow::GraphDef& def);
 // limits.max_call_depth, more nodes, inputs or bytes than the limits allow, a function without a
 // name, defined twice or under the name of a registered op, two arguments or outputs of a
 // function with one name, two nodes of the graph with one name.
+// On an error `def` is left partly rewritten (import works on a copy).
 absl::Status InlineFunctionCalls(tensorflow::GraphDef* def, const OpRegistry& ops,
                                  const InlineLimits& limits = InlineLimits());
 

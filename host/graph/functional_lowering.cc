@@ -1,6 +1,7 @@
 // LowerFunctionalControlFlow and ExpandFunctions: If and While as v1 control flow around calls.
 #include "host/graph/functional_lowering.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/node_def_util.h"
@@ -40,11 +42,52 @@ std::string Output(const std::string& node, int index) {
   return index == 0 ? node : absl::StrCat(node, ":", index);
 }
 
+std::string TypeList(const std::vector<DataType>& types) {
+  std::vector<std::string> names;
+  for (DataType type : types) names.push_back(DataTypeString(type));
+  return absl::StrCat("[", absl::StrJoin(names, ", "), "]");
+}
+
+// The types a condition may have: those Cast turns into bool (non-zero is true), and bool.
+bool IsConditionType(DataType type) {
+  switch (type) {
+    case TSR_DTYPE_BOOL:
+    case TSR_DTYPE_HALF:
+    case TSR_DTYPE_BFLOAT16:
+    case TSR_DTYPE_FLOAT:
+    case TSR_DTYPE_DOUBLE:
+    case TSR_DTYPE_INT8:
+    case TSR_DTYPE_INT16:
+    case TSR_DTYPE_INT32:
+    case TSR_DTYPE_INT64:
+    case TSR_DTYPE_UINT8:
+    case TSR_DTYPE_UINT16:
+    case TSR_DTYPE_UINT32:
+    case TSR_DTYPE_UINT64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Most iterations of one loop in flight at once: a bound on a frame's per-iteration state. Only
+// scheduling depends on it, so larger values are accepted and run with this many.
+constexpr int64_t kMaxParallelIterations = 1 << 14;
+
 class Lowerer {
  public:
-  Lowerer(const OpRegistry& ops, const tensorflow::GraphDef& def, std::vector<tensorflow::NodeDef>* out)
-      : ops_(ops), out_(out) {
-    for (const tensorflow::NodeDef& node : def.node()) names_.insert(node.name());
+  Lowerer(const OpRegistry& ops, const tensorflow::GraphDef& def, const InlineLimits& limits,
+          std::vector<tensorflow::NodeDef>* out)
+      : ops_(ops), limits_(limits), out_(out) {
+    nodes_ = def.node_size();
+    for (const tensorflow::NodeDef& node : def.node()) {
+      names_.insert(node.name());
+      if (node.op() == "Enter" || node.op() == "RefEnter") {
+        if (const tensorflow::AttrValue* frame = FindNodeAttr(node, "frame_name")) {
+          frames_.insert(frame->s());
+        }
+      }
+    }
     for (const tensorflow::FunctionDef& function : def.library().function()) {
       functions_.emplace(function.signature().name(), &function);
     }
@@ -69,6 +112,16 @@ class Lowerer {
                                                      data.size(), " data inputs, but its attrs "
                                                      "make it take ",
                                                      input_types.size()));
+    }
+    // What the construct makes, counted before it is built: an If makes 11 nodes and 2 per input
+    // and result, a While 7 and 6 per loop variable.
+    int64_t made = IsIf(node.op())
+                       ? 11 + 2 * static_cast<int64_t>(input_types.size() + output_types.size())
+                       : 7 + 6 * static_cast<int64_t>(input_types.size());
+    nodes_ += made - 1;
+    if (nodes_ > limits_.max_nodes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "lowering If and While makes more than ", limits_.max_nodes, " nodes"));
     }
     node_ = &checked;
     prefix_ = absl::StrCat(node.name(), "/");
@@ -96,14 +149,40 @@ class Lowerer {
     return node;
   }
 
-  // The function an attr of the construct names, checked to be in the library.
-  absl::StatusOr<const tensorflow::NameAttrList*> Function(const char* attr) const {
+  // The function an attr of the construct names, checked to be in the library, to take `in`
+  // and, unless `out` is null, to return `*out`; `returns` receives what it returns.
+  absl::StatusOr<const tensorflow::NameAttrList*> Function(const char* attr,
+                                                          const std::vector<DataType>& in,
+                                                          const std::vector<DataType>* out,
+                                                          std::vector<DataType>* returns) const {
+    const std::string label = FormatNodeForError(*node_);
     const tensorflow::NameAttrList& f = FindNodeAttr(*node_, attr)->func();
-    if (!functions_.contains(f.name())) {
-      return absl::NotFoundError(absl::StrCat(FormatNodeForError(*node_), " has ", attr, " '",
-                                              f.name(),
+    auto found = functions_.find(f.name());
+    if (found == functions_.end()) {
+      return absl::NotFoundError(absl::StrCat(label, " has ", attr, " '", f.name(),
                                               "', which the graph's library does not define"));
     }
+    const tensorflow::OpDef& signature = found->second->signature();
+    tensorflow::NodeDef instance;
+    instance.set_name(node_->name());
+    instance.set_op(f.name());
+    *instance.mutable_attr() = f.attr();
+    AddDefaultsToNodeDef(signature, &instance);
+    std::vector<DataType> takes;
+    std::vector<DataType> gives;
+    absl::Status valid = ValidateNodeDefAttrs(instance, signature);
+    if (valid.ok()) valid = InOutTypesForNode(instance, signature, &takes, &gives);
+    if (!valid.ok()) {
+      return WithContext(valid, absl::StrCat("while instantiating ", attr, " '", f.name(),
+                                             "' of ", label));
+    }
+    if (takes != in || (out != nullptr && gives != *out)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          label, ": its ", attr, " '", f.name(), "' takes ", TypeList(takes), " and returns ",
+          TypeList(gives), ", but it must take ", TypeList(in),
+          out != nullptr ? absl::StrCat(" and return ", TypeList(*out)) : std::string()));
+    }
+    if (returns != nullptr) *returns = std::move(gives);
     return &f;
   }
 
@@ -131,8 +210,11 @@ class Lowerer {
   absl::Status LowerWhile(const std::vector<std::string>& data, const std::vector<DataType>& types);
 
   const OpRegistry& ops_;
+  const InlineLimits limits_;
   std::vector<tensorflow::NodeDef>* out_;
+  int64_t nodes_ = 0;  // of the graph once lowered, counted as constructs are
   absl::flat_hash_set<std::string> names_;
+  absl::flat_hash_set<std::string> frames_;  // frame names taken by Enter nodes
   absl::flat_hash_map<std::string, int> next_suffix_;
   absl::flat_hash_map<std::string, const tensorflow::FunctionDef*> functions_;
   // The construct being lowered.
@@ -143,8 +225,17 @@ class Lowerer {
 
 absl::Status Lowerer::LowerIf(const std::vector<std::string>& data, const std::vector<DataType>& in,
                               const std::vector<DataType>& out) {
-  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* then_branch, Function("then_branch"));
-  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* else_branch, Function("else_branch"));
+  if (!IsConditionType(in[0])) {
+    return absl::InvalidArgumentError(absl::StrCat(FormatNodeForError(*node_),
+                                                   ": a condition of type ",
+                                                   DataTypeString(in[0]),
+                                                   " is not supported (bool or a number)"));
+  }
+  std::vector<DataType> branch_in(in.begin() + 1, in.end());
+  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* then_branch,
+                   Function("then_branch", branch_in, &out, nullptr));
+  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* else_branch,
+                   Function("else_branch", branch_in, &out, nullptr));
   std::string pred = AsBool(data[0], in[0]);
   // The pivots: live on the taken side only; each branch's call waits for its own.
   tensorflow::NodeDef switch_pred = Make("switch_pred", "Switch", {pred, pred});
@@ -215,32 +306,26 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
     return absl::InvalidArgumentError(
         absl::StrCat(label, " has no loop variables, which is not supported"));
   }
-  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* cond, Function("cond"));
-  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* body, Function("body"));
-  // The condition's one result, and its type.
-  const tensorflow::OpDef& cond_signature = functions_.at(cond->name())->signature();
-  if (cond_signature.output_arg_size() != 1 || !cond_signature.output_arg(0).number_attr().empty() ||
-      !cond_signature.output_arg(0).type_list_attr().empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(label, ": its condition '", cond->name(),
-                                                   "' must return one tensor"));
+  std::vector<DataType> cond_out;
+  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* cond,
+                   Function("cond", types, nullptr, &cond_out));
+  ASSIGN_OR_RETURN(const tensorflow::NameAttrList* body, Function("body", types, &types, nullptr));
+  if (cond_out.size() != 1 || !IsConditionType(cond_out[0])) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        label, ": its condition '", cond->name(), "' returns ", TypeList(cond_out),
+        "; it must return one bool or number"));
   }
-  const tensorflow::OpDef::ArgDef& cond_out = cond_signature.output_arg(0);
-  DataType cond_type = static_cast<DataType>(cond_out.type());
-  if (!cond_out.type_attr().empty()) {
-    cond_type = TSR_DTYPE_BOOL;  // resolved below, when the call or the signature gives it
-    auto bound = cond->attr().find(cond_out.type_attr());
-    if (bound != cond->attr().end() && bound->second.value_case() == tensorflow::AttrValue::kType) {
-      cond_type = static_cast<DataType>(bound->second.type());
-    } else {
-      for (const tensorflow::OpDef::AttrDef& attr : cond_signature.attr()) {
-        if (attr.name() == cond_out.type_attr() && attr.has_default_value() &&
-            attr.default_value().value_case() == tensorflow::AttrValue::kType) {
-          cond_type = static_cast<DataType>(attr.default_value().type());
-        }
-      }
-    }
-  }
+  DataType cond_type = cond_out[0];
   int64_t parallel_iterations = FindNodeAttr(*node_, "parallel_iterations")->i();
+  if (parallel_iterations < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(label, " has parallel_iterations ",
+                                                   parallel_iterations, "; it must be at least 1"));
+  }
+  parallel_iterations = std::min(parallel_iterations, kMaxParallelIterations);
+  // The loop's frame: the node's name, made unique against the frames of v1 loops.
+  std::string frame = node_->name();
+  for (int k = 1; frames_.contains(frame); ++k) frame = absl::StrCat(node_->name(), "_", k);
+  frames_.insert(frame);
 
   const size_t n = types.size();
   std::vector<std::string> next_names(n);
@@ -249,7 +334,7 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
   for (size_t k = 0; k < n; ++k) {
     tensorflow::NodeDef enter = Make(absl::StrCat("enter_", k), "Enter", {data[k]});
     SetType(&enter, "T", types[k]);
-    (*enter.mutable_attr())["frame_name"].set_s(node_->name());
+    (*enter.mutable_attr())["frame_name"].set_s(frame);
     (*enter.mutable_attr())["is_constant"].set_b(false);
     (*enter.mutable_attr())["parallel_iterations"].set_i(parallel_iterations);
     for (const std::string& control : controls_) enter.add_input(control);
@@ -307,10 +392,11 @@ bool HasFunctionalControlFlow(const tensorflow::GraphDef& def) {
   return false;
 }
 
-absl::Status LowerFunctionalControlFlow(tensorflow::GraphDef* def, const OpRegistry& ops) {
+absl::Status LowerFunctionalControlFlow(tensorflow::GraphDef* def, const OpRegistry& ops,
+                                        const InlineLimits& limits) {
   if (!HasFunctionalControlFlow(*def)) return absl::OkStatus();
   std::vector<tensorflow::NodeDef> out;
-  Lowerer lowerer(ops, *def, &out);
+  Lowerer lowerer(ops, *def, limits, &out);
   for (tensorflow::NodeDef& node : *def->mutable_node()) {
     if (IsIf(node.op()) || IsWhile(node.op())) {
       RETURN_IF_ERROR(lowerer.Lower(node));
@@ -335,12 +421,12 @@ absl::Status ExpandFunctions(tensorflow::GraphDef* def, const OpRegistry& ops,
           limits.max_call_depth,
           " rounds of inlining (a function that reaches itself through If or While?)"));
     }
-    if (lower) RETURN_IF_ERROR(LowerFunctionalControlFlow(def, ops));
+    if (lower) RETURN_IF_ERROR(LowerFunctionalControlFlow(def, ops, limits));
     RETURN_IF_ERROR(InlineFunctionCalls(def, ops, limits));
     if (static_cast<int64_t>(def->ByteSizeLong()) > limits.max_bytes) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "inlining the graph's function calls makes more than ", limits.max_bytes,
-          " bytes of nodes"));
+          "inlining the graph's function calls makes a graph of more than ", limits.max_bytes,
+          " bytes"));
     }
   }
 }

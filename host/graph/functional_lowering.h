@@ -17,26 +17,32 @@ bool HasFunctionalControlFlow(const tensorflow::GraphDef& def);
 
 // Rewrites every If, StatelessIf, While and StatelessWhile node of `def` (nodes of the library's
 // functions are lowered once their calls are inlined):
-//   - If "n": the condition (bool, or any number: Cast to bool, non-zero is true) switches each
+//   - If "n": the condition (a bool, or a number Cast to bool: non-zero is true) switches each
 //     input; the then branch is called on the true outputs, gated by "n/then_pivot", the else
 //     branch on the false ones; each result is a Merge "n/output_<k>" of the two calls'; "n"
 //     becomes the node of the results (Identity, IdentityN, or for none a NoOp that waits for
 //     whichever branch ran);
-//   - While "w": loop frame "w"; each loop variable enters it ("w/enter_<k>"), merges with its
+//   - While "w": loop frame "w" (made unique against the frames of v1 loops); each loop variable
+//     enters it ("w/enter_<k>"), merges with its
 //     next value, the condition is called on the merged values and feeds LoopCond, a Switch per
 //     variable leaves the loop ("w/exit_<k>") or feeds the body's call, whose results go round
 //     through NextIteration; "w" becomes the node of the exits;
-//   - the node's control inputs gate the whole construct; every node made takes its device.
+//   - the node's control inputs gate both branches (through the pivots) or every loop variable's
+//     Enter; every node made takes the node's device.
 // INVALID_ARGUMENT naming the node for attrs that do not validate, a wrong number of inputs, a
-// While without loop variables or whose condition does not return one tensor; NOT_FOUND for a
-// branch, condition or body the library does not define.
-absl::Status LowerFunctionalControlFlow(tensorflow::GraphDef* def, const OpRegistry& ops);
+// condition that is not a bool or a number, a branch, condition or body whose signature does not
+// take the node's input types (and, for branches and body, return its output types), a While
+// without loop variables, a condition that does not return one tensor, parallel_iterations below
+// 1 (above 16384 it runs with 16384), more than limits.max_nodes nodes; NOT_FOUND for a branch,
+// condition or body the library does not define. On an error `def` is left partly rewritten.
+absl::Status LowerFunctionalControlFlow(tensorflow::GraphDef* def, const OpRegistry& ops,
+                                        const InlineLimits& limits = InlineLimits());
 
 // What import runs on a graph with function calls or functional control flow: lowering and
 // inlining in turn until neither is left (If and While inside function bodies appear once their
 // calls are inlined). INVALID_ARGUMENT when that takes more than limits.max_call_depth rounds (a
-// function reaching itself through a branch or loop body) or the graph grows past
-// limits.max_bytes.
+// function reaching itself through a branch or loop body; one reaching itself through both
+// branches meets limits.max_nodes first) or the graph grows past limits.max_bytes.
 absl::Status ExpandFunctions(tensorflow::GraphDef* def, const OpRegistry& ops,
                              const InlineLimits& limits = InlineLimits());
 

@@ -192,7 +192,139 @@ TEST_F(FunctionalLoweringTest, ErrorsNameTheNode) {
   def.Clear();
   ExpectError(Lower(WhileNode("input: 'x'", "type: DT_FLOAT", "Two"), &def),
               absl::StatusCode::kInvalidArgument,
-              "node 'w' (While): its condition 'Two' must return one tensor");
+              "node 'w' (While): its condition 'Two' returns [bool, bool]; it must return one "
+              "bool or number");
+  def.Clear();
+  ExpectError(Lower(WhileNode("input: 'x'", "type: DT_FLOAT", "Nope"), &def),
+              absl::StatusCode::kNotFound,
+              "node 'w' (While) has cond 'Nope', which the graph's library does not define");
+  def.Clear();
+  ExpectError(Lower(WhileNode("input: 'x' input: 'x'", "type: DT_FLOAT"), &def),
+              absl::StatusCode::kInvalidArgument,
+              "node 'w' (While) has 2 data inputs, but its attrs make it take 1");
+  def.Clear();
+  // The body takes a float, not an int32.
+  ExpectError(Lower(WhileNode("input: 'k'", "type: DT_INT32", "Id"), &def),
+              absl::StatusCode::kInvalidArgument,
+              "node 'w' (While): its cond 'Id' takes [float] and returns [float], but it must "
+              "take [int32]");
+  def.Clear();
+  std::string bad_body = WhileNode("input: 'x'", "type: DT_FLOAT");
+  bad_body.replace(bad_body.find("body' value { func { name: 'Id'"),
+                   std::string("body' value { func { name: 'Id'").size(),
+                   "body' value { func { name: 'Pred'");
+  ExpectError(Lower(bad_body, &def), absl::StatusCode::kInvalidArgument,
+              "node 'w' (While): its body 'Pred' takes [float] and returns [bool], but it must "
+              "take [float] and return [float]");
+  def.Clear();
+  std::string zero_parallel = WhileNode("input: 'x'", "type: DT_FLOAT");
+  zero_parallel.replace(zero_parallel.find("i: 3"), 4, "i: 0");
+  ExpectError(Lower(zero_parallel, &def), absl::StatusCode::kInvalidArgument,
+              "node 'w' (While) has parallel_iterations 0; it must be at least 1");
+  def.Clear();
+  std::string else_missing = IfNode("input: 'k' input: 'x'");
+  else_missing.replace(else_missing.find("else_branch' value { func { name: 'Id'"),
+                       std::string("else_branch' value { func { name: 'Id'").size(),
+                       "else_branch' value { func { name: 'Gone'");
+  ExpectError(Lower(else_missing, &def), absl::StatusCode::kNotFound,
+              "node 'n' (If) has else_branch 'Gone', which the graph's library does not define");
+  def.Clear();
+  std::string string_cond = IfNode("input: 's' input: 'x'");
+  string_cond.replace(string_cond.find("type: DT_INT32"), 14, "type: DT_STRING");
+  ExpectError(Lower(absl::StrCat("node { name: 's' op: 'Placeholder' attr { key: 'dtype' value { "
+                                 "type: DT_STRING } } }",
+                                 string_cond),
+                    &def),
+              absl::StatusCode::kInvalidArgument,
+              "node 'n' (If): a condition of type string is not supported (bool or a number)");
+  def.Clear();
+  std::string wrong_branch = IfNode("input: 'k' input: 'x'", "Pred");
+  ExpectError(Lower(wrong_branch, &def), absl::StatusCode::kInvalidArgument,
+              "node 'n' (If): its then_branch 'Pred' takes [float] and returns [bool], but it "
+              "must take [float] and return [float]");
+}
+
+TEST_F(FunctionalLoweringTest, AWhileFrameNeverReusesAV1LoopsFrame) {
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(Lower(absl::StrCat("node { name: 'v1' op: 'Enter' input: 'x' attr { key: 'T' value "
+                                 "{ type: DT_FLOAT } } attr { key: 'frame_name' value { s: 'w' } "
+                                 "} }",
+                                 WhileNode("input: 'x'", "type: DT_FLOAT")),
+                    &def)
+                  .ok());
+  EXPECT_EQ(Find(def, "w/enter_0").attr().at("frame_name").s(), "w_1");
+}
+
+TEST_F(FunctionalLoweringTest, SizesAreBounded) {
+  tensorflow::GraphDef def;
+  InlineLimits limits;
+  limits.max_nodes = 10;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      absl::StrCat(kInputs, IfNode("input: 'k' input: 'x'"), kLibrary), &def));
+  ExpectError(LowerFunctionalControlFlow(&def, *ops_, limits), absl::StatusCode::kInvalidArgument,
+              "lowering If and While makes more than 10 nodes");
+  def.Clear();
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      absl::StrCat(kInputs, IfNode("input: 'k' input: 'x'"), kLibrary), &def));
+  limits = InlineLimits();
+  limits.max_bytes = 900;
+  ExpectError(ExpandFunctions(&def, *ops_, limits), absl::StatusCode::kInvalidArgument,
+              "inlining the graph's function calls makes a graph of more than 900 bytes");
+}
+
+// F's two branches both call F: each round doubles the calls, until the node limit.
+TEST_F(FunctionalLoweringTest, AFunctionReachingItselfThroughBothBranchesMeetsTheNodeLimit) {
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
+    node {
+      name: "p"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_BOOL }
+      }
+    }
+    node { name: "c" op: "Self" input: "p" }
+    library {
+      function {
+        signature {
+          name: "Self"
+          input_arg { name: "p" type: DT_BOOL }
+        }
+        node_def {
+          name: "again"
+          op: "If"
+          input: "p"
+          input: "p"
+          attr {
+            key: "Tcond"
+            value { type: DT_BOOL }
+          }
+          attr {
+            key: "Tin"
+            value { list { type: DT_BOOL } }
+          }
+          attr {
+            key: "Tout"
+            value { list {} }
+          }
+          attr {
+            key: "then_branch"
+            value { func { name: "Self" } }
+          }
+          attr {
+            key: "else_branch"
+            value { func { name: "Self" } }
+          }
+        }
+      }
+    }
+  )pb", &def));
+  InlineLimits limits;
+  limits.max_nodes = 5000;
+  absl::Status status = ExpandFunctions(&def, *ops_, limits);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "lowering If and While makes more than 5000 nodes");
 }
 
 }  // namespace

@@ -139,6 +139,19 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateStringKernel(const Node& node) {
 
 void StringKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
                              std::vector<bool>* outputs_on_host) {
+  if (node.op() == "IdentityN") {
+    // Only the strings and handles are host memory; the other tensors are forwarded where they
+    // are, with no copy through the host.
+    inputs_on_host->clear();
+    outputs_on_host->clear();
+    for (DataType type : node.input_types()) {
+      inputs_on_host->push_back(IsHostOnlyType(BaseType(type)));
+    }
+    for (DataType type : node.output_types()) {
+      outputs_on_host->push_back(IsHostOnlyType(BaseType(type)));
+    }
+    return;
+  }
   inputs_on_host->assign(node.num_inputs(), true);
   outputs_on_host->assign(node.num_outputs(), true);
 }

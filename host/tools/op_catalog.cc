@@ -27,7 +27,7 @@ using Json = nlohmann::ordered_json;
 // The ops whose string form the host runs on every device, and the type attr that says so.
 const char* StringKernelTypeAttr(absl::string_view op) {
   if (op == "Const" || op == "Placeholder" || op == "PlaceholderWithDefault") return "dtype";
-  if (op == "Identity") return "T";
+  if (op == "Identity" || op == "IdentityN") return "T";
   return nullptr;
 }
 
