@@ -1,6 +1,7 @@
 // Frame assignment by a breadth-first walk from the source node.
 #include "host/graph/control_flow.h"
 
+#include <algorithm>
 #include <deque>
 
 #include "absl/strings/str_cat.h"
@@ -63,7 +64,9 @@ absl::StatusOr<int> ChildFrame(const Node& enter, int parent, ControlFlowInfo* i
     child.depth = info->frames[parent].depth + 1;
     const tensorflow::AttrValue* parallel = enter.attr("parallel_iterations");
     child.parallel_iterations =
-        parallel != nullptr && parallel->i() > 0 ? static_cast<int>(parallel->i()) : 10;
+        parallel != nullptr && parallel->i() > 0
+            ? static_cast<int>(std::min<int64_t>(parallel->i(), kMaxParallelIterations))
+            : 10;
     info->frames.push_back(std::move(child));
     frame = static_cast<int>(info->frames.size()) - 1;
   } else if (info->frames[frame].parent != parent) {

@@ -26,11 +26,18 @@ bool IsControlFlow(const Node& node);
 bool IsSend(const Node& node);
 bool IsRecv(const Node& node);
 
+// Most iterations of one loop in flight at once. Each frame keeps state per iteration in flight,
+// so a hostile parallel_iterations (2^31) must not size it; only scheduling depends on the value,
+// so a larger one runs with this many.
+inline constexpr int kMaxParallelIterations = 1 << 14;
+
 struct FrameInfo {
   std::string name;       // "" for the root frame
   int parent = -1;        // index of the parent frame; -1 for the root
   int depth = 0;          // 0 for the root
-  int parallel_iterations = 1;  // from the first Enter seen; 1 for the root
+  // From the first Enter seen (10 when it is not positive, at most kMaxParallelIterations); 1
+  // for the root.
+  int parallel_iterations = 1;
   std::vector<const Node*> enters;  // Enter nodes whose outputs open this frame
   const Node* loop_cond = nullptr;  // the LoopCond running in this frame, if any
 };

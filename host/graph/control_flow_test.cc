@@ -155,6 +155,19 @@ TEST_F(ControlFlowTest, AssignsLoopNodesToTheirFrame) {
   EXPECT_EQ(loop.parent, 0);
   EXPECT_EQ(loop.depth, 1);
   EXPECT_EQ(loop.parallel_iterations, 4);
+  // A hostile value runs with the most there may be; a non-positive one with TensorFlow's 10.
+  for (auto [given, used] : std::vector<std::pair<std::string, int>>{
+           {"2147483647", kMaxParallelIterations}, {"0", 10}, {"-3", 10}}) {
+    std::string text = kLoop;
+    for (size_t at = text.find("i: 4"); at != std::string::npos; at = text.find("i: 4", at)) {
+      text.replace(at, 4, "i: " + given);
+    }
+    std::unique_ptr<Graph> other = Import(text);
+    ASSERT_NE(other, nullptr);
+    absl::StatusOr<ControlFlowInfo> other_info = BuildControlFlowInfo(*other);
+    ASSERT_TRUE(other_info.ok()) << other_info.status();
+    EXPECT_EQ(other_info->frames[1].parallel_iterations, used) << given;
+  }
   EXPECT_EQ(loop.enters.size(), 2u);
   EXPECT_EQ(loop.loop_cond, graph->FindNode("while/LoopCond"));
   // Enter runs where its input is; everything it feeds is in the loop; Exit's consumer is outside.

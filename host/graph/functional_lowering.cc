@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "host/graph/control_flow.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/node_def_util.h"
 
@@ -70,9 +71,7 @@ bool IsConditionType(DataType type) {
   }
 }
 
-// Most iterations of one loop in flight at once: a bound on a frame's per-iteration state. Only
-// scheduling depends on it, so larger values are accepted and run with this many.
-constexpr int64_t kMaxParallelIterations = 1 << 14;
+
 
 class Lowerer {
  public:
@@ -321,7 +320,7 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
     return absl::InvalidArgumentError(absl::StrCat(label, " has parallel_iterations ",
                                                    parallel_iterations, "; it must be at least 1"));
   }
-  parallel_iterations = std::min(parallel_iterations, kMaxParallelIterations);
+  parallel_iterations = std::min<int64_t>(parallel_iterations, kMaxParallelIterations);
   // The loop's frame: the node's name, made unique against the frames of v1 loops.
   std::string frame = node_->name();
   for (int k = 1; frames_.contains(frame); ++k) frame = absl::StrCat(node_->name(), "_", k);
