@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
+#include "host/graph/node_def_builder_util.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/node_def_util.h"
 #include "host/runtime/device_name.h"
@@ -24,13 +25,6 @@ namespace {
 
 bool IsPartitionedCall(absl::string_view op) {
   return op == "PartitionedCall" || op == "StatefulPartitionedCall";
-}
-
-std::string TypeList(const std::vector<DataType>& types) {
-  std::vector<std::string> names;
-  names.reserve(types.size());
-  for (DataType type : types) names.push_back(DataTypeString(type));
-  return absl::StrCat("[", absl::StrJoin(names, ", "), "]");
 }
 
 std::vector<DataType> TypesOfAttr(const tensorflow::NodeDef& node, absl::string_view name) {
@@ -119,7 +113,7 @@ class Inliner {
       }
     }
     for (int i = 0; i < def.node_size(); ++i) {
-      if (!names_.insert(def.node(i).name()).second) {
+      if (!names_.Reserve(def.node(i).name())) {
         return absl::InvalidArgumentError(
             absl::StrCat("duplicate node name '", def.node(i).name(), "' (node ", i, ")"));
       }
@@ -182,7 +176,7 @@ class Inliner {
  private:
   absl::StatusOr<Instantiation> Resolve(const tensorflow::NodeDef& call) const;
   // A name not taken in the graph, `wanted` when free, else `wanted` + "_<n>".
-  std::string NewName(const std::string& wanted);
+  std::string NewName(const std::string& wanted) { return names_.NewName(wanted); }
   absl::Status Emit(tensorflow::NodeDef node) {
     RETURN_IF_ERROR(CheckSize(static_cast<int64_t>(out_->size()) + 1));
     bytes_ += static_cast<int64_t>(node.ByteSizeLong());
@@ -200,20 +194,11 @@ class Inliner {
   const InlineLimits limits_;
   std::vector<tensorflow::NodeDef>* out_;
   absl::flat_hash_map<std::string, const tensorflow::FunctionDef*> functions_;
-  absl::flat_hash_set<std::string> names_;
-  absl::flat_hash_map<std::string, int> next_suffix_;  // for NewName
+  UniqueNames names_;
   absl::flat_hash_map<std::string, int64_t> min_nodes_;
   int64_t inputs_ = 0;
   int64_t bytes_ = 0;
 };
-
-std::string Inliner::NewName(const std::string& wanted) {
-  if (names_.insert(wanted).second) return wanted;
-  for (int& n = next_suffix_[wanted];;) {
-    std::string name = absl::StrCat(wanted, "_", ++n);
-    if (names_.insert(name).second) return name;
-  }
-}
 
 absl::StatusOr<Instantiation> Inliner::Resolve(const tensorflow::NodeDef& call) const {
   Instantiation inst;
@@ -266,14 +251,14 @@ absl::StatusOr<Instantiation> Inliner::Resolve(const tensorflow::NodeDef& call) 
     std::vector<DataType> tin = TypesOfAttr(call, "Tin");
     std::vector<DataType> tout = TypesOfAttr(call, "Tout");
     if (tin != inst.input_types) {
-      return absl::InvalidArgumentError(absl::StrCat(label, " has Tin ", TypeList(tin),
+      return absl::InvalidArgumentError(absl::StrCat(label, " has Tin ", TypeListString(tin),
                                                      ", but function '", signature.name(),
-                                                     "' takes ", TypeList(inst.input_types)));
+                                                     "' takes ", TypeListString(inst.input_types)));
     }
     if (tout != inst.output_types) {
-      return absl::InvalidArgumentError(absl::StrCat(label, " has Tout ", TypeList(tout),
+      return absl::InvalidArgumentError(absl::StrCat(label, " has Tout ", TypeListString(tout),
                                                      ", but function '", signature.name(),
-                                                     "' returns ", TypeList(inst.output_types)));
+                                                     "' returns ", TypeListString(inst.output_types)));
     }
   }
   return inst;
@@ -344,7 +329,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
   if (data_inputs.size() != inst.input_types.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat(label, " has ", data_inputs.size(), " data inputs, but function '", fname,
-                     "' takes ", inst.input_types.size(), " ", TypeList(inst.input_types)));
+                     "' takes ", inst.input_types.size(), " ", TypeListString(inst.input_types)));
   }
   const std::string prefix = absl::StrCat(call.name(), "/");
   const std::string& device = call.device();
@@ -388,7 +373,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
       identity.set_device(device);
       identity.add_input(data_inputs[flat]);
       if (!input_control.empty()) identity.add_input(absl::StrCat("^", input_control));
-      (*identity.mutable_attr())["T"].set_type(static_cast<tensorflow::DataType>(type));
+      SetTypeAttr(&identity, "T", type);
       tensors.push_back(identity.name());
       gated_args.insert(identity.name());
       ready_inputs.push_back("^" + identity.name());
@@ -521,7 +506,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
       count = 1;
     }
     for (int k = first; k < first + count; ++k) {
-      tensors->push_back(k == 0 ? node.def.name() : absl::StrCat(node.def.name(), ":", k));
+      tensors->push_back(OutputName(node.def.name(), k));
     }
     return absl::OkStatus();
   };
@@ -643,19 +628,7 @@ absl::Status Inliner::Expand(const tensorflow::NodeDef& call, std::vector<std::s
   result_controls.erase(std::unique(result_controls.begin(), result_controls.end()),
                         result_controls.end());
   for (std::string& control : result_controls) result.add_input(std::move(control));
-  if (inst.output_types.empty()) {
-    result.set_op("NoOp");
-  } else if (inst.output_types.size() == 1) {
-    result.set_op("Identity");
-    (*result.mutable_attr())["T"].set_type(
-        static_cast<tensorflow::DataType>(inst.output_types[0]));
-  } else {
-    result.set_op("IdentityN");
-    tensorflow::AttrValue::ListValue* types = (*result.mutable_attr())["T"].mutable_list();
-    for (DataType type : inst.output_types) {
-      types->add_type(static_cast<tensorflow::DataType>(type));
-    }
-  }
+  SetResultsOp(inst.output_types, &result);
 
   chain->push_back(fname);
   for (BodyNode& node : body) {

@@ -10,9 +10,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "host/graph/control_flow.h"
+#include "host/graph/node_def_builder_util.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/node_def_util.h"
 
@@ -21,33 +21,6 @@ namespace {
 
 bool IsIf(absl::string_view op) { return op == "If" || op == "StatelessIf"; }
 bool IsWhile(absl::string_view op) { return op == "While" || op == "StatelessWhile"; }
-
-void SetType(tensorflow::NodeDef* node, const char* name, DataType type) {
-  (*node->mutable_attr())[name].set_type(static_cast<tensorflow::DataType>(type));
-}
-
-// The node that keeps a construct's name and gives its results: Identity for one, IdentityN for
-// several.
-void MakeResults(const std::vector<DataType>& types, tensorflow::NodeDef* node) {
-  if (types.size() == 1) {
-    node->set_op("Identity");
-    SetType(node, "T", types[0]);
-    return;
-  }
-  node->set_op("IdentityN");
-  tensorflow::AttrValue::ListValue* list = (*node->mutable_attr())["T"].mutable_list();
-  for (DataType type : types) list->add_type(static_cast<tensorflow::DataType>(type));
-}
-
-std::string Output(const std::string& node, int index) {
-  return index == 0 ? node : absl::StrCat(node, ":", index);
-}
-
-std::string TypeList(const std::vector<DataType>& types) {
-  std::vector<std::string> names;
-  for (DataType type : types) names.push_back(DataTypeString(type));
-  return absl::StrCat("[", absl::StrJoin(names, ", "), "]");
-}
 
 // The types a condition may have: those Cast turns into bool (non-zero is true), and bool.
 bool IsConditionType(DataType type) {
@@ -80,7 +53,7 @@ class Lowerer {
       : ops_(ops), limits_(limits), out_(out) {
     nodes_ = def.node_size();
     for (const tensorflow::NodeDef& node : def.node()) {
-      names_.insert(node.name());
+      names_.Reserve(node.name());
       if (node.op() == "Enter" || node.op() == "RefEnter") {
         if (const tensorflow::AttrValue* frame = FindNodeAttr(node, "frame_name")) {
           frames_.insert(frame->s());
@@ -129,13 +102,7 @@ class Lowerer {
   }
 
  private:
-  std::string NewName(const std::string& wanted) {
-    if (names_.insert(wanted).second) return wanted;
-    for (int& n = next_suffix_[wanted];;) {
-      std::string name = absl::StrCat(wanted, "_", ++n);
-      if (names_.insert(name).second) return name;
-    }
-  }
+  std::string NewName(const std::string& wanted) { return names_.NewName(wanted); }
 
   // A new node "<construct>/<name>" (made unique) on the construct's device.
   tensorflow::NodeDef Make(const std::string& name, const std::string& op,
@@ -177,9 +144,9 @@ class Lowerer {
     }
     if (takes != in || (out != nullptr && gives != *out)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          label, ": its ", attr, " '", f.name(), "' takes ", TypeList(takes), " and returns ",
-          TypeList(gives), ", but it must take ", TypeList(in),
-          out != nullptr ? absl::StrCat(" and return ", TypeList(*out)) : std::string()));
+          label, ": its ", attr, " '", f.name(), "' takes ", TypeListString(takes), " and returns ",
+          TypeListString(gives), ", but it must take ", TypeListString(in),
+          out != nullptr ? absl::StrCat(" and return ", TypeListString(*out)) : std::string()));
     }
     if (returns != nullptr) *returns = std::move(gives);
     return &f;
@@ -197,8 +164,8 @@ class Lowerer {
   std::string AsBool(const std::string& tensor, DataType type) {
     if (type == TSR_DTYPE_BOOL) return tensor;
     tensorflow::NodeDef cast = Make("cond_as_bool", "Cast", {tensor});
-    SetType(&cast, "SrcT", type);
-    SetType(&cast, "DstT", TSR_DTYPE_BOOL);
+    SetTypeAttr(&cast, "SrcT", type);
+    SetTypeAttr(&cast, "DstT", TSR_DTYPE_BOOL);
     std::string name = cast.name();
     out_->push_back(std::move(cast));
     return name;
@@ -212,9 +179,8 @@ class Lowerer {
   const InlineLimits limits_;
   std::vector<tensorflow::NodeDef>* out_;
   int64_t nodes_ = 0;  // of the graph once lowered, counted as constructs are
-  absl::flat_hash_set<std::string> names_;
+  UniqueNames names_;
   absl::flat_hash_set<std::string> frames_;  // frame names taken by Enter nodes
-  absl::flat_hash_map<std::string, int> next_suffix_;
   absl::flat_hash_map<std::string, const tensorflow::FunctionDef*> functions_;
   // The construct being lowered.
   const tensorflow::NodeDef* node_ = nullptr;
@@ -238,18 +204,18 @@ absl::Status Lowerer::LowerIf(const std::vector<std::string>& data, const std::v
   std::string pred = AsBool(data[0], in[0]);
   // The pivots: live on the taken side only; each branch's call waits for its own.
   tensorflow::NodeDef switch_pred = Make("switch_pred", "Switch", {pred, pred});
-  SetType(&switch_pred, "T", TSR_DTYPE_BOOL);
+  SetTypeAttr(&switch_pred, "T", TSR_DTYPE_BOOL);
   for (const std::string& control : controls_) switch_pred.add_input(control);
-  tensorflow::NodeDef then_pivot = Make("then_pivot", "Identity", {Output(switch_pred.name(), 1)});
+  tensorflow::NodeDef then_pivot = Make("then_pivot", "Identity", {OutputName(switch_pred.name(), 1)});
   tensorflow::NodeDef else_pivot = Make("else_pivot", "Identity", {switch_pred.name()});
-  SetType(&then_pivot, "T", TSR_DTYPE_BOOL);
-  SetType(&else_pivot, "T", TSR_DTYPE_BOOL);
+  SetTypeAttr(&then_pivot, "T", TSR_DTYPE_BOOL);
+  SetTypeAttr(&else_pivot, "T", TSR_DTYPE_BOOL);
   std::vector<std::string> then_inputs;
   std::vector<std::string> else_inputs;
   for (size_t i = 1; i < data.size(); ++i) {
     tensorflow::NodeDef input = Make(absl::StrCat("switch_", i - 1), "Switch", {data[i], pred});
-    SetType(&input, "T", in[i]);
-    then_inputs.push_back(Output(input.name(), 1));
+    SetTypeAttr(&input, "T", in[i]);
+    then_inputs.push_back(OutputName(input.name(), 1));
     else_inputs.push_back(input.name());
     out_->push_back(std::move(input));
   }
@@ -267,12 +233,11 @@ absl::Status Lowerer::LowerIf(const std::vector<std::string>& data, const std::v
         Make("then_done", "Identity", {then_pivot.name(), "^" + then_call.name()});
     tensorflow::NodeDef else_done =
         Make("else_done", "Identity", {else_pivot.name(), "^" + else_call.name()});
-    SetType(&then_done, "T", TSR_DTYPE_BOOL);
-    SetType(&else_done, "T", TSR_DTYPE_BOOL);
+    SetTypeAttr(&then_done, "T", TSR_DTYPE_BOOL);
+    SetTypeAttr(&else_done, "T", TSR_DTYPE_BOOL);
     tensorflow::NodeDef done = Make("branch_done", "Merge", {then_done.name(), else_done.name()});
-    SetType(&done, "T", TSR_DTYPE_BOOL);
+    SetTypeAttr(&done, "T", TSR_DTYPE_BOOL);
     (*done.mutable_attr())["N"].set_i(2);
-    result.set_op("NoOp");
     result.add_input("^" + done.name());
     out_->push_back(std::move(then_done));
     out_->push_back(std::move(else_done));
@@ -280,15 +245,15 @@ absl::Status Lowerer::LowerIf(const std::vector<std::string>& data, const std::v
   } else {
     for (size_t k = 0; k < out.size(); ++k) {
       tensorflow::NodeDef merge = Make(absl::StrCat("output_", k), "Merge",
-                                       {Output(then_call.name(), static_cast<int>(k)),
-                                        Output(else_call.name(), static_cast<int>(k))});
-      SetType(&merge, "T", out[k]);
+                                       {OutputName(then_call.name(), static_cast<int>(k)),
+                                        OutputName(else_call.name(), static_cast<int>(k))});
+      SetTypeAttr(&merge, "T", out[k]);
       (*merge.mutable_attr())["N"].set_i(2);
       result.add_input(merge.name());
       out_->push_back(std::move(merge));
     }
-    MakeResults(out, &result);
   }
+  SetResultsOp(out, &result);
   out_->push_back(std::move(switch_pred));
   out_->push_back(std::move(then_pivot));
   out_->push_back(std::move(else_pivot));
@@ -311,7 +276,7 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
   ASSIGN_OR_RETURN(const tensorflow::NameAttrList* body, Function("body", types, &types, nullptr));
   if (cond_out.size() != 1 || !IsConditionType(cond_out[0])) {
     return absl::InvalidArgumentError(absl::StrCat(
-        label, ": its condition '", cond->name(), "' returns ", TypeList(cond_out),
+        label, ": its condition '", cond->name(), "' returns ", TypeListString(cond_out),
         "; it must return one bool or number"));
   }
   DataType cond_type = cond_out[0];
@@ -332,13 +297,13 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
   std::vector<std::string> merges;
   for (size_t k = 0; k < n; ++k) {
     tensorflow::NodeDef enter = Make(absl::StrCat("enter_", k), "Enter", {data[k]});
-    SetType(&enter, "T", types[k]);
+    SetTypeAttr(&enter, "T", types[k]);
     (*enter.mutable_attr())["frame_name"].set_s(frame);
     (*enter.mutable_attr())["is_constant"].set_b(false);
     (*enter.mutable_attr())["parallel_iterations"].set_i(parallel_iterations);
     for (const std::string& control : controls_) enter.add_input(control);
     tensorflow::NodeDef merge = Make(absl::StrCat("merge_", k), "Merge", {enter.name(), next_names[k]});
-    SetType(&merge, "T", types[k]);
+    SetTypeAttr(&merge, "T", types[k]);
     (*merge.mutable_attr())["N"].set_i(2);
     merges.push_back(merge.name());
     out_->push_back(std::move(enter));
@@ -353,11 +318,11 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
   result.set_device(node_->device());
   for (size_t k = 0; k < n; ++k) {
     tensorflow::NodeDef sw = Make(absl::StrCat("switch_", k), "Switch", {merges[k], loop_cond.name()});
-    SetType(&sw, "T", types[k]);
+    SetTypeAttr(&sw, "T", types[k]);
     tensorflow::NodeDef exit = Make(absl::StrCat("exit_", k), "Exit", {sw.name()});
-    SetType(&exit, "T", types[k]);
-    tensorflow::NodeDef identity = Make(absl::StrCat("identity_", k), "Identity", {Output(sw.name(), 1)});
-    SetType(&identity, "T", types[k]);
+    SetTypeAttr(&exit, "T", types[k]);
+    tensorflow::NodeDef identity = Make(absl::StrCat("identity_", k), "Identity", {OutputName(sw.name(), 1)});
+    SetTypeAttr(&identity, "T", types[k]);
     result.add_input(exit.name());
     body_inputs.push_back(identity.name());
     out_->push_back(std::move(sw));
@@ -370,11 +335,11 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
     next.set_name(next_names[k]);
     next.set_op("NextIteration");
     next.set_device(node_->device());
-    next.add_input(Output(body_call.name(), static_cast<int>(k)));
-    SetType(&next, "T", types[k]);
+    next.add_input(OutputName(body_call.name(), static_cast<int>(k)));
+    SetTypeAttr(&next, "T", types[k]);
     out_->push_back(std::move(next));
   }
-  MakeResults(types, &result);
+  SetResultsOp(types, &result);
   out_->push_back(std::move(cond_call));
   out_->push_back(std::move(loop_cond));
   out_->push_back(std::move(body_call));
