@@ -1,13 +1,25 @@
 // BiasAdd on CPU (float, double, int32, int64) for NHWC (bias on the last dimension) and NCHW
-// (bias on dimension 1), as rows of the input sharded over the host's pool; BiasAddV1, which has
-// no data_format attr, is the NHWC case.
+// (bias on dimension 1), as rows of the input sharded over the host's pool: in NHWC a row is one
+// position's channels plus the bias vector, in NCHW one channel's plane plus one bias value (both
+// vectorised loops). BiasAddV1, which has no data_format attr, is the NHWC case.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 
 namespace tessera::cpu {
 namespace {
+
+// Channels-last rows shorter than this many elements are added several at a time.
+constexpr int64_t kMinUnitElements = 512;
+
+// dst[c] = src[c] + bias[c]; dst may be src (a forwarded input), never a partial overlap.
+template <typename T>
+void AddRow(const T* src, const T* bias, T* dst, int64_t channels) {
+  for (int64_t c = 0; c < channels; ++c) dst[c] = WrappingAdd(src[c], bias[c]);
+}
 
 class BiasAddKernel : public sdk::Kernel {
  public:
@@ -41,19 +53,41 @@ class BiasAddKernel : public sdk::Kernel {
           "Must provide as many biases as the last dimension of the input tensor: ",
           bias.shape().DebugString(), " vs. ", input.shape().DebugString());
     }
-    // The input is rows of `inner` elements, row r using bias[r % channels].
+    // The input is [outer, channels, inner].
     int64_t inner = 1;
     for (int d = channel_dim + 1; d < input.rank(); ++d) inner *= input.dim(d);
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, input.shape(), &out));
     if (out.num_elements() == 0) return OkStatus();
+    const int64_t outer = out.num_elements() / channels / inner;
     return DispatchTypes<float, double, int32_t, int64_t>(ctx, input.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* in = input.data<const T>();
       const T* b = bias.data<const T>();
       T* o = out.data<T>();
-      const int64_t rows = input.num_elements() / inner;
-      ctx.ParallelFor(rows, inner, [&](int64_t begin, int64_t end) {
+      if (inner == 1) {
+        // Channels last: every row of `channels` values adds the whole bias vector. Short rows
+        // are taken `rows_per_unit` at a time against the bias repeated that many times, so
+        // that the vectorised loop runs long.
+        const int64_t rows_per_unit = std::max<int64_t>(1, kMinUnitElements / channels);
+        std::vector<T> tiled;
+        if (rows_per_unit > 1) {
+          tiled.reserve(static_cast<size_t>(rows_per_unit * channels));
+          for (int64_t r = 0; r < rows_per_unit; ++r) tiled.insert(tiled.end(), b, b + channels);
+        }
+        const T* bias_run = rows_per_unit > 1 ? tiled.data() : b;
+        const int64_t units = (outer + rows_per_unit - 1) / rows_per_unit;
+        ctx.ParallelFor(units, rows_per_unit * channels, [&](int64_t begin, int64_t end) {
+          for (int64_t u = begin; u < end; ++u) {
+            const int64_t first = u * rows_per_unit * channels;
+            const int64_t count = std::min(rows_per_unit, outer - u * rows_per_unit) * channels;
+            AddRow(in + first, bias_run, o + first, count);
+          }
+        });
+        return OkStatus();
+      }
+      // Channels first: each run of `inner` values adds one bias value.
+      ctx.ParallelFor(outer * channels, inner, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r) {
           const T value = b[r % channels];
           const T* src = in + r * inner;

@@ -1,8 +1,12 @@
 // BinaryKernel: an element-wise binary op with TensorFlow broadcasting. Same-shape and
-// one-element operands run as Eigen expressions on the host's pool; the general case runs the
-// coalesced index loop of broadcast.h in ParallelFor shards.
+// one-element operands run as Eigen expressions in shards on the host's pool, a row repeated over
+// a matrix's rows as one long loop per group of rows; the general case runs the coalesced index
+// loop of broadcast.h in ParallelFor shards.
 #ifndef TESSERA_PLUGINS_CPU_KERNELS_BINARY_OP_H_
 #define TESSERA_PLUGINS_CPU_KERNELS_BINARY_OP_H_
+
+#include <algorithm>
+#include <vector>
 
 #include "plugins/cpu/kernels/broadcast.h"
 #include "plugins/cpu/kernels/eigen_util.h"
@@ -49,8 +53,11 @@ class BinaryKernel : public sdk::Kernel {
         for (int64_t i = 0; i < n; ++i) op[i] = fn(xp[i], yp[i]);
         return OkStatus();
       }
-      sdk::EigenDevice device(ctx.thread_pool());
-      Flat<T>(out).device(device.device()) = ConstFlat<T>(x).binaryExpr(ConstFlat<T>(y), Op<T>());
+      const T* xp = x.data<const T>();
+      const T* yp = y.data<const T>();
+      EvaluateSharded(ctx, out.data<T>(), n, [&](int64_t begin, int64_t size) {
+        return FlatRange(xp, begin, size).binaryExpr(FlatRange(yp, begin, size), Op<T>());
+      });
       return OkStatus();
     }
     BroadcastPlan plan;
@@ -66,25 +73,64 @@ class BinaryKernel : public sdk::Kernel {
     if (n == 0) return OkStatus();
     const int64_t x_n = x.num_elements();
     const int64_t y_n = y.num_elements();
-    sdk::EigenDevice device(ctx.thread_pool());
-    auto out_flat = Flat<T>(out);
+    const T* xp = x.data<const T>();
+    const T* yp = y.data<const T>();
+    T* op = out.data<T>();
     if (x_n == n && y_n == n) {
-      out_flat.device(device.device()) = ConstFlat<T>(x).binaryExpr(ConstFlat<T>(y), Op<T>());
+      EvaluateSharded(ctx, op, n, [&](int64_t begin, int64_t size) {
+        return FlatRange(xp, begin, size).binaryExpr(FlatRange(yp, begin, size), Op<T>());
+      });
     } else if (x_n == 1 && y_n == n) {
-      out_flat.device(device.device()) =
-          ConstFlat<T>(y).unaryExpr(Eigen::internal::bind1st_op<Op<T>>(*x.data<const T>()));
+      EvaluateSharded(ctx, op, n, [&](int64_t begin, int64_t size) {
+        return FlatRange(yp, begin, size).unaryExpr(Eigen::internal::bind1st_op<Op<T>>(*xp));
+      });
     } else if (y_n == 1 && x_n == n) {
-      out_flat.device(device.device()) =
-          ConstFlat<T>(x).unaryExpr(Eigen::internal::bind2nd_op<Op<T>>(*y.data<const T>()));
+      EvaluateSharded(ctx, op, n, [&](int64_t begin, int64_t size) {
+        return FlatRange(xp, begin, size).unaryExpr(Eigen::internal::bind2nd_op<Op<T>>(*yp));
+      });
+    } else if (plan.rank() == 2 && plan.x_stride(1) == 1 && plan.y_stride(1) == 1 &&
+               (plan.x_stride(0) == 0) != (plan.y_stride(0) == 0)) {
+      // One operand is a row repeated over the other's rows (a bias over the last axis).
+      RowBroadcast<T>(ctx, plan.dim(0), plan.dim(1), xp, yp, plan.x_stride(0) == 0, op);
     } else {
-      const T* xp = x.data<const T>();
-      const T* yp = y.data<const T>();
-      T* op = out.data<T>();
       ctx.ParallelFor(n, 4, [&](int64_t begin, int64_t end) {
         BroadcastLoop(plan, xp, yp, op, begin, end, Op<T>());
       });
     }
     return OkStatus();
+  }
+
+  // Short rows are taken several at a time against the row repeated as many times.
+  static constexpr int64_t kMinUnitElements = 512;
+
+  // out[r, c] = fn(x[r, c], y[c]), or fn(x[c], y[r, c]) when `x_is_row`, for `rows` x `cols`.
+  template <typename T>
+  static void RowBroadcast(KernelContext& ctx, int64_t rows, int64_t cols, const T* x,
+                           const T* y, bool x_is_row, T* out) {
+    const T* row = x_is_row ? x : y;
+    const T* full = x_is_row ? y : x;
+    const int64_t rows_per_unit = std::max<int64_t>(1, kMinUnitElements / cols);
+    std::vector<T> tiled;
+    if (rows_per_unit > 1) {
+      tiled.reserve(static_cast<size_t>(rows_per_unit * cols));
+      for (int64_t r = 0; r < rows_per_unit; ++r) tiled.insert(tiled.end(), row, row + cols);
+      row = tiled.data();
+    }
+    const int64_t units = (rows + rows_per_unit - 1) / rows_per_unit;
+    ctx.ParallelFor(units, rows_per_unit * cols * 2, [&](int64_t begin, int64_t end) {
+      const Op<T> fn;
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t first = u * rows_per_unit * cols;
+        const int64_t count = std::min(rows_per_unit, rows - u * rows_per_unit) * cols;
+        const T* f = full + first;
+        T* o = out + first;
+        if (x_is_row) {
+          for (int64_t k = 0; k < count; ++k) o[k] = fn(row[k], f[k]);
+        } else {
+          for (int64_t k = 0; k < count; ++k) o[k] = fn(f[k], row[k]);
+        }
+      }
+    });
   }
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "plugins/cpu/kernels/pooling.h"
@@ -17,6 +18,16 @@ Status ExpectShape(const char* what, const Shape& expected, const Shape& actual)
   if (expected == actual) return OkStatus();
   return sdk::InvalidArgument("Expected ", what, " shape to be ", expected.DebugString(),
                               ", but got ", actual.DebugString());
+}
+
+// Calls fn(stride) with the channel stride as a compile-time 1 (NHWC) or as a value (NCHW).
+template <typename Fn>
+void WithDepthStride(int64_t stride, Fn&& fn) {
+  if (stride == 1) {
+    fn(std::integral_constant<int64_t, 1>());
+  } else {
+    fn(stride);
+  }
 }
 
 Status CheckNoDepthPooling(const PoolAttrs& attrs) {
@@ -103,13 +114,16 @@ class MaxPoolGradKernel : public sdk::Kernel {
           for (int64_t ir = g.RowBegin(r); ir < g.RowEnd(r); ++ir) {
             for (int64_t ic = g.ColBegin(c); ic < g.ColEnd(c); ++ic) {
               const int64_t base = g.InputOffset(n, ir, ic);
-              for (int64_t d = 0; d < g.depth; ++d) {
-                const int64_t offset = base + d * g.in_depth_stride;
-                if (where[d] < 0 || best[d] < in[offset]) {
-                  best[d] = in[offset];
-                  where[d] = offset;
+              // NHWC's channels are contiguous: a constant stride of 1 lets the loop vectorise.
+              WithDepthStride(g.in_depth_stride, [&](auto stride) {
+                for (int64_t d = 0; d < g.depth; ++d) {
+                  const int64_t offset = base + d * stride;
+                  if (where[d] < 0 || best[d] < in[offset]) {
+                    best[d] = in[offset];
+                    where[d] = offset;
+                  }
                 }
-              }
+              });
             }
           }
           int64_t* dst = argmax + g.OutputOffset(n, r, c);
@@ -181,11 +195,15 @@ class AvgPoolGradKernel : public sdk::Kernel {
               const T count =
                   static_cast<T>((g.RowEnd(r) - g.RowBegin(r)) * (g.ColEnd(c) - g.ColBegin(c)));
               const T* src = dy + g.OutputOffset(n, r, c);
-              for (int64_t d = 0; d < g.depth; ++d) acc[d] += src[d * g.out_depth_stride] / count;
+              WithDepthStride(g.out_depth_stride, [&](auto stride) {
+                for (int64_t d = 0; d < g.depth; ++d) acc[d] += src[d * stride] / count;
+              });
             }
           }
           T* dst = dx + g.InputOffset(n, ir, ic);
-          for (int64_t d = 0; d < g.depth; ++d) dst[d * g.in_depth_stride] = acc[d];
+          WithDepthStride(g.in_depth_stride, [&](auto stride) {
+            for (int64_t d = 0; d < g.depth; ++d) dst[d * stride] = acc[d];
+          });
         }
       }
     });

@@ -1,7 +1,8 @@
 // MaxPool and MaxPoolV2 (float, double, int32, int64) and AvgPool (float, double) on CPU, NHWC and
-// NCHW: output rows of each image sharded over the host's pool; AvgPool divides by the number of
-// window elements inside the input (SAME padding is not counted), MaxPool also pools over the
-// depth dimension alone as TensorFlow's CPU kernel does.
+// NCHW: output rows sharded over the host's pool (NHWC: vectorised over the channels; NCHW: per
+// channel plane); AvgPool divides by the number of window elements inside the input (SAME padding
+// is not counted), MaxPool also pools over the depth dimension alone as TensorFlow's CPU kernel
+// does.
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -14,48 +15,104 @@ namespace {
 
 // Spatial pooling: out = reduce over the valid part of each window, per channel. Reducer has
 // Init(), Add(acc, value) and Finish(acc, count).
+//
+// NHWC: a shard unit is one output row of one image; each output position reduces the window's
+// channel vectors, which are contiguous, into the output's (a vectorised loop per window element).
 template <typename T, typename Reducer>
-void SpatialPool(KernelContext& ctx, const PoolGeometry& g, const T* in, T* out) {
+void SpatialPoolChannelsLast(KernelContext& ctx, const PoolGeometry& g, const T* in, T* out) {
+  const int64_t depth = g.depth;
   const int64_t cost =
-      CostPerUnit(static_cast<double>(g.out_cols) * static_cast<double>(g.depth) *
+      CostPerUnit(static_cast<double>(g.out_cols) * static_cast<double>(depth) *
                   static_cast<double>(g.window_rows) * static_cast<double>(g.window_cols));
   ctx.ParallelFor(g.batch * g.out_rows, cost, [&](int64_t begin, int64_t end) {
-    std::vector<T> acc(static_cast<size_t>(g.depth));
     for (int64_t unit = begin; unit < end; ++unit) {
       const int64_t n = unit / g.out_rows;
       const int64_t r = unit % g.out_rows;
       for (int64_t c = 0; c < g.out_cols; ++c) {
-        std::fill(acc.begin(), acc.end(), Reducer::Init());
+        T* dst = out + g.OutputOffset(n, r, c);
+        std::fill(dst, dst + depth, Reducer::Init());
         for (int64_t ir = g.RowBegin(r); ir < g.RowEnd(r); ++ir) {
           for (int64_t ic = g.ColBegin(c); ic < g.ColEnd(c); ++ic) {
             const T* src = in + g.InputOffset(n, ir, ic);
-            for (int64_t d = 0; d < g.depth; ++d) Reducer::Add(acc[d], src[d * g.in_depth_stride]);
+            for (int64_t d = 0; d < depth; ++d) dst[d] = Reducer::Add(dst[d], src[d]);
           }
         }
         const int64_t count = (g.RowEnd(r) - g.RowBegin(r)) * (g.ColEnd(c) - g.ColBegin(c));
-        T* dst = out + g.OutputOffset(n, r, c);
-        for (int64_t d = 0; d < g.depth; ++d) {
-          dst[d * g.out_depth_stride] = Reducer::Finish(acc[d], count);
-        }
+        for (int64_t d = 0; d < depth; ++d) dst[d] = Reducer::Finish(dst[d], count);
       }
     }
   });
+}
+
+// NCHW: a shard unit is one output row of one channel's plane. Each window row and column
+// offset is one pass over the output columns whose windows reach inside the input, so the inner
+// loop is a strided sweep without bounds checks.
+template <typename T, typename Reducer>
+void SpatialPoolChannelsFirst(KernelContext& ctx, const PoolGeometry& g, const T* in, T* out) {
+  const int64_t cost = CostPerUnit(static_cast<double>(g.out_cols) *
+                                   static_cast<double>(g.window_rows) *
+                                   static_cast<double>(g.window_cols));
+  const int64_t in_plane = g.rows * g.cols;
+  const int64_t out_plane = g.out_rows * g.out_cols;
+  // Per window column offset k, the output columns [first[k], last[k]) whose column
+  // c * stride - pad_left + k is inside the input; per output column, its window's valid width.
+  std::vector<int64_t> first(static_cast<size_t>(g.window_cols));
+  std::vector<int64_t> last(static_cast<size_t>(g.window_cols));
+  for (int64_t k = 0; k < g.window_cols; ++k) {
+    const int64_t lo = g.pad_left - k;  // c * stride >= lo
+    const int64_t hi = g.cols - 1 + g.pad_left - k;  // c * stride <= hi
+    first[k] = lo <= 0 ? 0 : (lo + g.stride_cols - 1) / g.stride_cols;
+    last[k] = hi < 0 ? 0 : std::min(g.out_cols, hi / g.stride_cols + 1);
+  }
+  std::vector<int64_t> widths(static_cast<size_t>(g.out_cols));
+  for (int64_t c = 0; c < g.out_cols; ++c) widths[c] = g.ColEnd(c) - g.ColBegin(c);
+  ctx.ParallelFor(g.batch * g.depth * g.out_rows, cost, [&](int64_t begin, int64_t end) {
+    for (int64_t unit = begin; unit < end; ++unit) {
+      const int64_t plane = unit / g.out_rows;
+      const int64_t r = unit % g.out_rows;
+      const T* src = in + plane * in_plane;
+      T* dst = out + plane * out_plane + r * g.out_cols;
+      std::fill(dst, dst + g.out_cols, Reducer::Init());
+      const int64_t row_begin = g.RowBegin(r);
+      const int64_t row_end = g.RowEnd(r);
+      for (int64_t ir = row_begin; ir < row_end; ++ir) {
+        for (int64_t k = 0; k < g.window_cols; ++k) {
+          // Column c reads input column c * stride + shift.
+          const T* row = src + ir * g.cols;
+          const int64_t stride = g.stride_cols;
+          const int64_t shift = k - g.pad_left;
+          for (int64_t c = first[k]; c < last[k]; ++c) {
+            dst[c] = Reducer::Add(dst[c], row[c * stride + shift]);
+          }
+        }
+      }
+      const int64_t height = row_end - row_begin;
+      for (int64_t c = 0; c < g.out_cols; ++c) dst[c] = Reducer::Finish(dst[c], height * widths[c]);
+    }
+  });
+}
+
+template <typename T, typename Reducer>
+void SpatialPool(KernelContext& ctx, const PoolGeometry& g, const T* in, T* out) {
+  if (g.in_depth_stride == 1) {
+    SpatialPoolChannelsLast<T, Reducer>(ctx, g, in, out);
+  } else {
+    SpatialPoolChannelsFirst<T, Reducer>(ctx, g, in, out);
+  }
 }
 
 template <typename T>
 struct MaxReducer {
   static T Init() { return std::numeric_limits<T>::lowest(); }
   // TensorFlow's cwiseMax: a NaN never replaces the running maximum.
-  static void Add(T& acc, T value) {
-    if (acc < value) acc = value;
-  }
+  static T Add(T acc, T value) { return acc < value ? value : acc; }
   static T Finish(T acc, int64_t) { return acc; }
 };
 
 template <typename T>
 struct MeanReducer {
   static T Init() { return T(0); }
-  static void Add(T& acc, T value) { acc += value; }
+  static T Add(T acc, T value) { return acc + value; }
   static T Finish(T acc, int64_t count) { return acc / static_cast<T>(count); }
 };
 
@@ -144,7 +201,7 @@ class MaxPoolKernel : public sdk::Kernel {
             T acc = MaxReducer<T>::Init();
             for (int64_t k = 0; k < window; ++k) {
               const int64_t d = od * window + k;
-              MaxReducer<T>::Add(
+              acc = MaxReducer<T>::Add(
                   acc,
                   in[attrs.channels_first ? (n * g.depth + d) * spatial + s : p * g.depth + d]);
             }

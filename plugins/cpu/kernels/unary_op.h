@@ -1,5 +1,5 @@
-// UnaryKernel: an element-wise unary op evaluated as an Eigen expression on the host's pool,
-// writing in place when the host can forward the input.
+// UnaryKernel: an element-wise unary op evaluated as an Eigen expression in shards on the host's
+// pool, writing in place when the host can forward the input.
 #ifndef TESSERA_PLUGINS_CPU_KERNELS_UNARY_OP_H_
 #define TESSERA_PLUGINS_CPU_KERNELS_UNARY_OP_H_
 
@@ -20,8 +20,10 @@ class UnaryKernel : public sdk::Kernel {
       TensorView out;
       TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
       if (out.num_elements() == 0) return OkStatus();
-      sdk::EigenDevice device(ctx.thread_pool());
-      Flat<T>(out).device(device.device()) = Expr::template Apply<T>(ConstFlat<T>(x));
+      const T* in = x.data<const T>();
+      EvaluateSharded(ctx, out.data<T>(), out.num_elements(), [&](int64_t begin, int64_t size) {
+        return Expr::template Apply<T>(FlatRange(in, begin, size));
+      });
       return OkStatus();
     });
   }
