@@ -1,7 +1,7 @@
 // tessera_peer_runner: Tessera as one column of the peer benchmark harness (bench/README.md).
 //
 //   tessera_peer_runner --workload W --threads T [--layout NHWC|NCHW] [--inter-op N]
-//                       [--profile STEPS]
+//                       [--profile STEPS] [--no-op-fusion]
 //
 // Builds workload W as a TensorFlow GraphDef (w1_chain_N, w2_fan, w3_identity, w4_mlp_bB, w5_cnn,
 // w6_gemm_N, defined by the harness), runs it in a local session on the CPU plugin, and prints one
@@ -12,7 +12,7 @@
 // intra-op thread (independent nodes run concurrently). --layout picks w5_cnn's layout inside the
 // graph (the fed input is NCHW either way; NHWC transposes it first). --profile STEPS runs that
 // many more steps with step stats after the timed ones and prints each node's median time to
-// stderr.
+// stderr. --no-op-fusion turns the op fusion pass off (SessionOptions::op_fusion).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -39,6 +39,7 @@ struct Args {
   std::string layout = "NHWC";
   int inter_op = 0;  // 0: as the harness applies T (see above)
   int profile_steps = 0;
+  bool op_fusion = true;
 };
 
 // The harness's counter-based generator (splitmix64): element i of a tensor seeded `seed`, in
@@ -372,8 +373,14 @@ absl::Status Profile(Session& session, const Workload& w, const std::vector<std:
 
 int Main(int argc, char** argv) {
   Args args;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
     const std::string key = argv[i];
+    if (key == "--no-op-fusion") {
+      args.op_fusion = false;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) break;
     const std::string value = argv[i + 1];
     if (key == "--workload") {
       args.workload = value;
@@ -400,6 +407,7 @@ int Main(int argc, char** argv) {
   const bool fan = args.workload == "w2_fan" && args.threads > 1;
   options.intra_op_threads = fan ? 1 : args.threads;
   options.inter_op_threads = args.inter_op > 0 ? args.inter_op : fan ? args.threads : 1;
+  options.op_fusion = args.op_fusion;
   const auto create_start = std::chrono::steady_clock::now();
   auto session = Session::Create(options, std::move(w.graph));
   if (!session.ok()) {
@@ -448,13 +456,15 @@ int Main(int argc, char** argv) {
       "{\"peer\":\"tessera\",\"workload\":%s,\"threads\":%d,\"status\":\"ok\",\"metric\":%s,"
       "\"value\":%s,\"reps\":%zu,\"raw_unit\":\"ns_per_call\",\"raw_median\":%s,\"raw_min\":%s,"
       "\"raw_p10\":%s,\"raw_p90\":%s,\"raw_max\":%s,\"checksum\":%s,\"session_create_ms\":%s,"
-      "\"layout\":%s,\"inter_op_threads\":%d,\"intra_op_threads\":%d,\"version\":\"tessera\"}\n",
+      "\"layout\":%s,\"inter_op_threads\":%d,\"intra_op_threads\":%d,\"op_fusion\":%s,"
+      "\"version\":\"tessera\"}\n",
       JsonString(args.workload).c_str(), args.threads, JsonString(w.metric).c_str(),
       JsonNumber(w.value(median)).c_str(), n, JsonNumber(median).c_str(),
       JsonNumber(times.front()).c_str(), JsonNumber(Quantile(times, 0.1)).c_str(),
       JsonNumber(Quantile(times, 0.9)).c_str(), JsonNumber(times.back()).c_str(),
       JsonNumber(checksum).c_str(), JsonNumber(create_ms).c_str(),
-      JsonString(args.layout).c_str(), options.inter_op_threads, options.intra_op_threads);
+      JsonString(args.layout).c_str(), options.inter_op_threads, options.intra_op_threads,
+      args.op_fusion ? "true" : "false");
   return 0;
 }
 

@@ -46,6 +46,7 @@ class DistributedSession final : public Session {
     *request.mutable_graph_def() = graph;
     request.mutable_config()->set_allow_soft_placement(options_.allow_soft_placement);
     request.mutable_config()->set_log_device_placement(options_.log_device_placement);
+    request.mutable_config()->set_disable_op_fusion(!options_.op_fusion);
     distributed::CreateSessionResponse response;
     RETURN_IF_ERROR(
         Call(master(), kMasterCreateSession, request, options_.call_timeout_ms, &response));

@@ -373,6 +373,7 @@ Master::MasterSession::CreatePlan(const ExecutionSignature& signature) {
     args.set_session_handle(handle_);
     *args.mutable_graph_def() = std::move(def);
     args.set_has_control_flow(has_control_flow);
+    args.set_disable_op_fusion(request_.config().disable_op_fusion());
     absl::StatusOr<Peer> peer = PeerOf(task);
     if (!peer.ok()) {
       group->Done(peer.status());

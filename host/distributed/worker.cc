@@ -219,7 +219,8 @@ void Worker::RegisterGraph(absl::string_view request, TransportReply reply) {
         plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
       }
       RETURN_IF_ERROR(BuildPartitionedExecutors(*env_, std::move(graph),
-                                                /*control_flow_added=*/true, plan.get()));
+                                                /*control_flow_added=*/true, plan.get(),
+                                                !args->disable_op_fusion()));
       std::lock_guard<std::mutex> lock(session->mu);
       std::string handle;
       {

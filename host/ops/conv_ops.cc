@@ -244,6 +244,22 @@ absl::Status RegisterConvOps(OpRegistry* registry) {
       .TypeAttr("T", {kHalf, kBfloat16, kFloat, kDouble, kInt32});
   RETURN_IF_ERROR(RegisterOp(registry, ConvAttrs(conv, true).SetShapeFn(Conv2DShape)));
 
+  // Conv2D followed by the ops named in fused_ops (BiasAdd, then maybe an activation), which take
+  // their extra inputs from `args`. Internal: the op fusion pass makes it (docs/op_fusion.md).
+  OpDefBuilder fused_conv("_FusedConv2D");
+  fused_conv.Input("input", "T")
+      .Input("filter", "T")
+      .InputList("args", "num_args", "T")
+      .Output("output", "T")
+      .TypeAttr("T", {kHalf, kBfloat16, kFloat, kDouble})
+      .IntAttr("num_args", std::nullopt, 0);
+  ConvAttrs(fused_conv, true)
+      .StringListAttr("fused_ops", std::vector<std::string>{})
+      .FloatAttr("epsilon", 0.0001f)
+      .FloatAttr("leakyrelu_alpha", 0.2f)
+      .SetShapeFn(Conv2DShape);
+  RETURN_IF_ERROR(RegisterOp(registry, fused_conv));
+
   OpDefBuilder backprop_input("Conv2DBackpropInput");
   backprop_input.Input("input_sizes", kInt32)
       .Input("filter", "T")

@@ -565,6 +565,22 @@ absl::Status RegisterMathOps(OpRegistry* registry) {
                                            .BoolAttr("grad_b", false)
                                            .SetShapeFn(MatMulShape)));
 
+  // MatMul followed by the ops named in fused_ops (BiasAdd, then maybe an activation), which take
+  // their extra inputs from `args`. Internal: the op fusion pass makes it (docs/op_fusion.md).
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("_FusedMatMul")
+                                           .Input("a", "T")
+                                           .Input("b", "T")
+                                           .InputList("args", "num_args", "T")
+                                           .Output("product", "T")
+                                           .BoolAttr("transpose_a", false)
+                                           .BoolAttr("transpose_b", false)
+                                           .TypeAttr("T", {kBfloat16, kHalf, kFloat, kDouble})
+                                           .IntAttr("num_args", std::nullopt, 0)
+                                           .StringListAttr("fused_ops", std::vector<std::string>{})
+                                           .FloatAttr("epsilon", 0.0001f)
+                                           .FloatAttr("leakyrelu_alpha", 0.2f)
+                                           .SetShapeFn(MatMulShape)));
+
   RETURN_IF_ERROR(RegisterOp(registry, Reduction("Sum", NumberTypes())));
   RETURN_IF_ERROR(RegisterOp(registry, Reduction("Mean", NumberTypes())));
   RETURN_IF_ERROR(RegisterOp(registry, Reduction("Max", MinMaxTypes())));

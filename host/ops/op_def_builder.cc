@@ -174,6 +174,15 @@ OpDefBuilder& OpDefBuilder::IntListAttr(std::string name,
   return *this;
 }
 
+OpDefBuilder& OpDefBuilder::StringListAttr(std::string name,
+                                           std::optional<std::vector<std::string>> default_value) {
+  tensorflow::OpDef::AttrDef* attr = AddAttr(std::move(name), "list(string)");
+  if (default_value.has_value()) {
+    *attr->mutable_default_value() = StringListAttrValue(*default_value);
+  }
+  return *this;
+}
+
 OpDefBuilder& OpDefBuilder::Attr(tensorflow::OpDef::AttrDef attr) {
   *registration_.op_def.add_attr() = std::move(attr);
   return *this;

@@ -60,6 +60,8 @@ class OpDefBuilder {
   OpDefBuilder& IntListAttr(std::string name,
                             std::optional<std::vector<int64_t>> default_value = std::nullopt,
                             std::optional<int64_t> min_length = std::nullopt);
+  OpDefBuilder& StringListAttr(std::string name,
+                               std::optional<std::vector<std::string>> default_value = std::nullopt);
   // Any attr definition, for what the typed helpers above do not cover.
   OpDefBuilder& Attr(tensorflow::OpDef::AttrDef attr);
 

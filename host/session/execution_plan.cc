@@ -8,6 +8,7 @@
 #include "host/graph/control_flow.h"
 #include "host/graph/graph.h"
 #include "host/partition/graph_partition.h"
+#include "host/passes/op_fusion.h"
 #include "host/rendezvous/rendezvous.h"
 #include "host/runtime/device.h"
 #include "host/session/environment.h"
@@ -58,7 +59,14 @@ absl::Status AddPart(const Environment& env, Device* device, const Graph& graph,
 }  // namespace
 
 absl::Status BuildPartitionedExecutors(const Environment& env, std::unique_ptr<Graph> graph,
-                                       bool control_flow_added, ExecutionPlan* plan) {
+                                       bool control_flow_added, ExecutionPlan* plan,
+                                       bool op_fusion) {
+  if (op_fusion) {
+    RETURN_IF_ERROR(FuseOps(graph.get(), [&env](const Node& node) {
+      Device* device = env.devices().FindDevice(node.assigned_device());
+      return device != nullptr && env.kernels().HasKernel(node, device->device_type());
+    }));
+  }
   // All on one host-memory device (the common case): nothing to cut, nor any memory mismatch to
   // bridge, so the rewritten graph runs as it is.
   std::string only_device;
@@ -108,7 +116,8 @@ absl::Status BuildPartitionedExecutors(const Environment& env, std::unique_ptr<G
 
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     const Environment& env, const Graph& placed, const ExecutionSignature& signature,
-    std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels) {
+    std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels,
+    bool op_fusion) {
   auto plan = std::make_unique<ExecutionPlan>();
   plan->resource_manager = std::move(resources);
   plan->shared_kernels = std::move(shared_kernels);
@@ -133,8 +142,8 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     plan->has_control_flow = plan->has_control_flow || IsControlFlow(*node);
   }
 
-  RETURN_IF_ERROR(
-      BuildPartitionedExecutors(env, std::move(graph), /*control_flow_added=*/false, plan.get()));
+  RETURN_IF_ERROR(BuildPartitionedExecutors(env, std::move(graph), /*control_flow_added=*/false,
+                                            plan.get(), op_fusion));
   return plan;
 }
 

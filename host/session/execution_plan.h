@@ -46,16 +46,20 @@ struct ExecutionPlan {
 
 // Prunes and rewrites a copy of the placed `graph` for `signature` (feeds and fetches on the
 // client device), partitions it by device and builds the executors over the session's variables.
+// `op_fusion`: run the op fusion pass (host/passes/op_fusion.h) first.
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildExecutionPlan(
     const Environment& env, const Graph& graph, const ExecutionSignature& signature,
-    std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels);
+    std::shared_ptr<ResourceManager> resources, std::shared_ptr<SharedKernels> shared_kernels,
+    bool op_fusion = true);
 
 // Builds the executors of an already rewritten `graph` into `plan`: one per device the graph
-// uses, cut with _Send/_Recv when it uses several. `control_flow_added`: the graph is a piece of a
-// graph partitioned earlier (a worker's piece of what the master cut by task), which already has
-// its control loops. plan->has_control_flow must be set before.
+// uses, cut with _Send/_Recv when it uses several, after the op fusion pass when `op_fusion`.
+// `control_flow_added`: the graph is a piece of a graph partitioned earlier (a worker's piece of
+// what the master cut by task), which already has its control loops. plan->has_control_flow must
+// be set before.
 absl::Status BuildPartitionedExecutors(const Environment& env, std::unique_ptr<Graph> graph,
-                                       bool control_flow_added, ExecutionPlan* plan);
+                                       bool control_flow_added, ExecutionPlan* plan,
+                                       bool op_fusion = true);
 
 struct StepArgs {
   int64_t step_id = 0;

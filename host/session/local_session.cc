@@ -117,7 +117,8 @@ absl::StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::CreatePlan(
     const std::vector<std::string>& targets) {
   ExecutionSignature signature{feeds, fetches, targets};
   ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan,
-                   BuildExecutionPlan(*env_, *graph_, signature, resources_, shared_kernels_));
+                   BuildExecutionPlan(*env_, *graph_, signature, resources_, shared_kernels_,
+                                      options_.op_fusion));
   return std::shared_ptr<const ExecutionPlan>(std::move(plan));
 }
 

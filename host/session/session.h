@@ -38,6 +38,10 @@ struct SessionOptions {
   bool allow_soft_placement = false;
   // Print every node's device to stderr when the graph is placed.
   bool log_device_placement = false;
+  // Run the op fusion pass: Conv2D / MatMul + BiasAdd (+ Relu, Relu6, Elu or LeakyRelu) become
+  // one _FusedConv2D / _FusedMatMul node where the device has its kernel (docs/op_fusion.md).
+  // A cluster session passes the setting to its workers.
+  bool op_fusion = true;
   // How many devices of a type to create, e.g. {"CPU": 2} for /device:CPU:0 and /device:CPU:1.
   // Types not listed get their plugin's default (one CPU device; every device of other types).
   std::map<std::string, int> device_count;

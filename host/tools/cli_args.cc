@@ -409,6 +409,10 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
                      run.allow_soft_placement = true;
                      return absl::OkStatus();
                    }});
+  specs.push_back({"--no-op-fusion", "", [&](const std::string&) {
+                     run.op_fusion = false;
+                     return absl::OkStatus();
+                   }});
   specs.push_back({"--timeout-ms", "a number of milliseconds", [&](const std::string& value) {
                      ASSIGN_OR_RETURN(run.timeout_ms, ParseTimeoutMs("--timeout-ms", value, "run"));
                      return absl::OkStatus();

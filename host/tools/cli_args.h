@@ -37,6 +37,7 @@ struct RunArgs {
   bool log_device_placement = false;
   // Place nodes whose request cannot be met on another device instead of failing.
   bool allow_soft_placement = false;
+  bool op_fusion = true;
   // Devices to create per type ("CPU" -> 2), from --cpu-devices and --device-count; types are
   // upper case.
   std::map<std::string, int> device_count;

@@ -49,7 +49,8 @@ TEST(CliArgsTest, RunWithEveryOption) {
 TEST(CliArgsTest, RunTracingAndPlacementOptions) {
   CliArgs args = Parse({"run", "g.pb", "--fetch", "y", "--trace", "step.json",
                         "--log-device-placement", "--soft-placement", "--cpu-devices", "2",
-                        "--device-count", "gpu=1", "--device-count=TESTKIT=0"});
+                        "--device-count", "gpu=1", "--device-count=TESTKIT=0", "--no-op-fusion"});
+  EXPECT_FALSE(args.run.op_fusion);
   EXPECT_EQ(args.run.trace_path, "step.json");
   EXPECT_TRUE(args.run.log_device_placement);
   EXPECT_TRUE(args.run.allow_soft_placement);
@@ -60,6 +61,7 @@ TEST(CliArgsTest, RunTracingAndPlacementOptions) {
   EXPECT_EQ(defaults.run.trace_path, "");
   EXPECT_FALSE(defaults.run.log_device_placement);
   EXPECT_FALSE(defaults.run.allow_soft_placement);
+  EXPECT_TRUE(defaults.run.op_fusion);
   EXPECT_TRUE(defaults.run.device_count.empty());
 
   EXPECT_EQ(Parse({"run", "g.pb", "--fetch", "y", "--trace=t.json"}).run.trace_path, "t.json");
@@ -238,7 +240,7 @@ TEST(CliArgsTest, UsageTexts) {
   EXPECT_EQ(CommandUsage(""), ProgramUsage());
   EXPECT_THAT(CommandUsage("run"), HasSubstr("--feed NAME=FILE.npy"));
   for (const char* option : {"--trace FILE.json", "--log-device-placement", "--soft-placement",
-                             "--cpu-devices N", "--device-count TYPE=N"}) {
+                             "--no-op-fusion", "--cpu-devices N", "--device-count TYPE=N"}) {
     EXPECT_THAT(CommandUsage("run"), HasSubstr(option));
   }
   EXPECT_THAT(CommandUsage("plugins"), HasSubstr("--json"));
@@ -357,6 +359,8 @@ TEST(CliArgsErrorTest, TraceAndPlacementFlags) {
             "tessera run: --log-device-placement takes no value, got 'yes'");
   EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--soft-placement=1"}),
             "tessera run: --soft-placement takes no value, got '1'");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--no-op-fusion=no"}),
+            "tessera run: --no-op-fusion takes no value, got 'no'");
 }
 
 TEST(CliArgsErrorTest, CpuDevices) {

@@ -70,6 +70,8 @@ options:
   --log-device-placement   print "node (op): device" to stderr for every node when placing
   --soft-placement         place a node whose requested device cannot be had on another one
                            instead of failing
+  --no-op-fusion           keep Conv2D / MatMul + BiasAdd (+ activation) as separate nodes
+                           instead of fusing them (docs/op_fusion.md)
   --cpu-devices N          create N CPU devices, /device:CPU:0 to /device:CPU:N-1 (N >= 1;
                            default 1)
   --device-count TYPE=N    create N devices of TYPE (e.g. GPU=1; 0 creates none)

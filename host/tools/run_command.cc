@@ -90,6 +90,7 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
   options.inter_op_threads = args.inter_op_threads;
   options.intra_op_threads = args.intra_op_threads;
   options.allow_soft_placement = args.allow_soft_placement;
+  options.op_fusion = args.op_fusion;
   options.log_device_placement = args.log_device_placement;
   options.device_count = args.device_count;
   if (args.timeout_ms > 0) {

@@ -115,7 +115,10 @@ TEST(MultiDeviceTest, MlpExampleAcrossThreeDevicesMatchesOneDevice) {
                                               {"argmax/Mul", kTestdev},
                                               {"argmax/Sub_1", kCpu1}});
   for (int threads : {1, 4}) {
-    auto session = MustCreateSession(pinned, DeviceOptions(2, true, threads));
+    // Unfused, so that every node of the graph is a node of the step (ExpectStepStatsMatch).
+    SessionOptions session_options = DeviceOptions(2, true, threads);
+    session_options.op_fusion = false;
+    auto session = MustCreateSession(pinned, session_options);
     ASSERT_NE(session, nullptr);
     for (int repeat = 0; repeat < 3; ++repeat) {
       RunOptions options;
@@ -184,7 +187,10 @@ TEST(MultiDeviceTest, DiamondAcrossThreeDevicesIsBitExact) {
   }
   tensorflow::GraphDef pinned = Diamond(true);
   for (int threads : {1, 4}) {
-    auto session = MustCreateSession(pinned, DeviceOptions(2, true, threads));
+    // Unfused, so that every node of the graph is a node of the step (ExpectStepStatsMatch).
+    SessionOptions session_options = DeviceOptions(2, true, threads);
+    session_options.op_fusion = false;
+    auto session = MustCreateSession(pinned, session_options);
     ASSERT_NE(session, nullptr);
     for (int repeat = 0; repeat < 3; ++repeat) {
       RunOptions options;

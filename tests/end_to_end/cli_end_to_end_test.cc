@@ -535,9 +535,10 @@ std::pair<int, int> TraceSummary(const std::string& out, const std::string& path
 TEST_F(CliTest, TracesTheExampleMlp) {
   std::string example = std::string(TESSERA_SOURCE_DIR) + "/examples/mlp";
   std::string trace_path = Path("mlp_trace.json");
-  Result r =
-      Tessera({"run", example + "/mlp.pbtxt", "--feed", "x=" + example + "/input.npy", "--fetch",
-               "probabilities", "--fetch", "predicted_class", "--trace", trace_path});
+  // Unfused, so that every node of the graph is a node of the step.
+  Result r = Tessera({"run", example + "/mlp.pbtxt", "--feed", "x=" + example + "/input.npy",
+                      "--fetch", "probabilities", "--fetch", "predicted_class", "--trace",
+                      trace_path, "--no-op-fusion"});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("predicted_class:0  int64    [6]    0 1 2 1 0 1\n"));
   nlohmann::json trace = ReadTrace(trace_path);
@@ -578,6 +579,28 @@ TEST_F(CliTest, TracesTheExampleMlp) {
   std::pair<int, int> summary = TraceSummary(r.out, trace_path);
   EXPECT_EQ(summary.first, static_cast<int>(complete_events)) << r.out;
   EXPECT_EQ(summary.second, 1) << r.out;
+
+  // Fused (the default): each MatMul + BiasAdd + Relu is one _FusedMatMul node named after its
+  // Relu, with the same answers.
+  std::string fused_path = Path("mlp_trace_fused.json");
+  Result fused =
+      Tessera({"run", example + "/mlp.pbtxt", "--feed", "x=" + example + "/input.npy", "--fetch",
+               "probabilities", "--fetch", "predicted_class", "--trace", fused_path});
+  ASSERT_EQ(fused.exit_status, 0) << fused.err;
+  EXPECT_EQ(fused.out.substr(0, fused.out.find("wrote trace")),
+            r.out.substr(0, r.out.find("wrote trace")));
+  std::map<std::string, std::string> op_of;
+  const nlohmann::json fused_trace = ReadTrace(fused_path);
+  for (const auto& e : fused_trace["traceEvents"]) {
+    if (e.value("ph", "") == "X") op_of[e["name"].get<std::string>()] = e["args"]["op"];
+  }
+  int fused_nodes = 0;
+  for (const auto& [name, op] : op_of) {
+    EXPECT_NE(op, "MatMul") << name;
+    EXPECT_NE(op, "BiasAdd") << name;
+    fused_nodes += op == "_FusedMatMul";
+  }
+  EXPECT_EQ(fused_nodes, 2);
 }
 
 TEST_F(CliTest, TraceThatCannotBeWrittenFailsAfterTheFetches) {

@@ -1,11 +1,12 @@
-// OneDnnConvolution: oneDNN convolution primitives (one per distinct piece shape, cached) over
-// pieces of the output, and the filter's reorder into the primitives' layout, both spread over
+// OneDnnConvolution: oneDNN convolution primitives (one per distinct piece shape and post-ops,
+// cached; a bias and an activation run inside the primitive) over pieces of the output, and the filter's reorder into the primitives' layout, both spread over
 // the host's pool with every oneDNN call held to its thread.
 #include "plugins/cpu/kernels/conv_onednn.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -215,7 +216,7 @@ struct RunContext {
     dnnl::memory from, to, scratch;
   };
   struct PieceArguments {
-    dnnl::memory src, weights, dst, scratch;
+    dnnl::memory src, weights, bias, dst, scratch;
   };
   Buffer filter;
   std::vector<dnnl::stream> streams;
@@ -247,6 +248,9 @@ struct RunContext {
       args.src = dnnl::memory(primitive.pd.src_desc(), Engine(), DNNL_MEMORY_NONE);
       args.weights = dnnl::memory(group.weights, Engine(), filters + group.offset);
       args.dst = dnnl::memory(primitive.pd.dst_desc(), Engine(), DNNL_MEMORY_NONE);
+      if (primitive.pd.bias_desc().get_size() > 0) {
+        args.bias = dnnl::memory(primitive.pd.bias_desc(), Engine(), DNNL_MEMORY_NONE);
+      }
       if (primitive.pd.scratchpad_desc().get_size() > 0) {
         args.scratch = dnnl::memory(primitive.pd.scratchpad_desc(), Engine(), DNNL_MEMORY_NONE);
       }
@@ -266,25 +270,28 @@ struct OneDnnConvolution::Impl {
   static constexpr size_t kMaxCached = 64;
   static constexpr size_t kMaxPlans = 8;
 
-  std::shared_ptr<const Plan> GetPlan(const ConvGeometry& g, int threads) {
-    const std::vector<int64_t> key = {
+  std::shared_ptr<const Plan> GetPlan(const ConvGeometry& g, int threads,
+                                      const ConvPostOps& post) {
+    std::vector<int64_t> key = {
         threads,       g.batch,       g.in_rows,      g.in_cols,       g.in_depth,
         g.filter_rows, g.filter_cols, g.filter_depth, g.out_depth,     g.out_rows,
         g.out_cols,    g.stride_rows, g.stride_cols,  g.dilation_rows, g.dilation_cols,
         g.pad_top,     g.pad_bottom,  g.pad_left,     g.pad_right};
+    AppendPostOpsKey(post, &key);
     {
       std::lock_guard<std::mutex> lock(mu);
       auto it = plans.find(key);
       if (it != plans.end()) return it->second;
     }
-    std::shared_ptr<const Plan> plan = BuildPlan(g, threads);
+    std::shared_ptr<const Plan> plan = BuildPlan(g, threads, post);
     std::lock_guard<std::mutex> lock(mu);
     if (plans.size() >= kMaxPlans) plans.clear();
     plans.emplace(key, plan);
     return plan;
   }
 
-  std::shared_ptr<const Plan> BuildPlan(const ConvGeometry& g, int threads) {
+  std::shared_ptr<const Plan> BuildPlan(const ConvGeometry& g, int threads,
+                                        const ConvPostOps& post) {
     auto plan = std::make_shared<Plan>();
     plan->declined = true;
     if (g.groups() != 1) return plan;
@@ -295,7 +302,7 @@ struct OneDnnConvolution::Impl {
       SingleThreadedOpenMp single_threaded;
       for (const Piece& piece : plan->pieces) {
         if (piece.in_rows <= 0) return plan;
-        plan->primitives.push_back(GetPrimitive(g, piece));
+        plan->primitives.push_back(GetPrimitive(g, piece, post));
         if (plan->primitives.back() == nullptr) return plan;
         const dnnl::memory::desc weights = plan->primitives.back()->pd.weights_desc();
         size_t group = 0;
@@ -349,8 +356,19 @@ struct OneDnnConvolution::Impl {
     return plan;
   }
 
-  std::shared_ptr<Primitive> GetPrimitive(const ConvGeometry& g, const Piece& piece) {
-    const std::vector<int64_t> key = piece.Key(g);
+  // Whether there is a bias, the activation and its alpha's bits.
+  static void AppendPostOpsKey(const ConvPostOps& post, std::vector<int64_t>* key) {
+    uint32_t alpha_bits = 0;
+    std::memcpy(&alpha_bits, &post.leakyrelu_alpha, sizeof(alpha_bits));
+    key->push_back(post.bias != nullptr);
+    key->push_back(static_cast<int64_t>(post.activation));
+    key->push_back(alpha_bits);
+  }
+
+  std::shared_ptr<Primitive> GetPrimitive(const ConvGeometry& g, const Piece& piece,
+                                          const ConvPostOps& post) {
+    std::vector<int64_t> key = piece.Key(g);
+    AppendPostOpsKey(post, &key);
     std::lock_guard<std::mutex> lock(mu);
     auto it = primitives.find(key);
     if (it != primitives.end()) return it->second;
@@ -364,12 +382,43 @@ struct OneDnnConvolution::Impl {
         memory::data_type::f32, memory::format_tag::nhwc);
     const int64_t pad_right = (g.out_cols - 1) * g.stride_cols +
                               (g.filter_cols - 1) * g.dilation_cols + 1 - g.in_cols - g.pad_left;
-    dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, weights, dst,
-        Dims({g.stride_rows, g.stride_cols}), Dims({g.dilation_rows - 1, g.dilation_cols - 1}),
-        Dims({piece.pad_top, g.pad_left}), Dims({piece.pad_bottom, pad_right}));
+    const memory::dims strides = Dims({g.stride_rows, g.stride_cols});
+    const memory::dims dilations = Dims({g.dilation_rows - 1, g.dilation_cols - 1});
+    const memory::dims pad_before = Dims({piece.pad_top, g.pad_left});
+    const memory::dims pad_after = Dims({piece.pad_bottom, pad_right});
+    const auto desc =
+        post.bias != nullptr
+            ? dnnl::convolution_forward::desc(
+                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
+                  weights,
+                  memory::desc(Dims({piece.channels()}), memory::data_type::f32,
+                               memory::format_tag::a),
+                  dst, strides, dilations, pad_before, pad_after)
+            : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                              dnnl::algorithm::convolution_direct, src, weights,
+                                              dst, strides, dilations, pad_before, pad_after);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (post.activation != FusedActivation::kNone) {
+      dnnl::post_ops ops;
+      switch (post.activation) {
+        case FusedActivation::kRelu:
+          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+          break;
+        case FusedActivation::kRelu6:
+          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
+          break;
+        case FusedActivation::kElu:
+          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_elu, 1.0f, 0.0f);
+          break;
+        case FusedActivation::kLeakyRelu:
+          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, post.leakyrelu_alpha, 0.0f);
+          break;
+        case FusedActivation::kNone:
+          break;
+      }
+      attr.set_post_ops(ops);
+    }
     dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
     // oneDNN's reference implementation is far slower than im2col and a GEMM.
     if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
@@ -420,14 +469,16 @@ namespace {
 // Executes `primitive` on `stream` with `args` (and `scratch` pointed at `scratchpad` when the
 // primitive needs one) and waits.
 void Execute(const dnnl::primitive& primitive, dnnl::stream& stream, const dnnl::memory& scratch,
-             void* scratchpad, std::initializer_list<dnnl_exec_arg_t> given) {
-  dnnl_exec_arg_t args[4];
+             void* scratchpad, std::initializer_list<dnnl_exec_arg_t> given,
+             const dnnl::memory* bias = nullptr) {
+  dnnl_exec_arg_t args[5];
   int count = 0;
   for (const dnnl_exec_arg_t& arg : given) args[count++] = arg;
   if (scratch) {
     scratch.set_data_handle(scratchpad);
     args[count++] = {DNNL_ARG_SCRATCHPAD, scratch.get()};
   }
+  if (bias != nullptr && *bias) args[count++] = {DNNL_ARG_BIAS, bias->get()};
   dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(), stream.get(), count, args),
                           "could not execute a primitive");
   stream.wait();
@@ -441,10 +492,10 @@ OneDnnConvolution::~OneDnnConvolution() = default;
 bool OneDnnConvolution::Available() { return true; }
 
 bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const float* filter,
-                            float* output, TSR_ThreadPool* pool) {
+                            float* output, TSR_ThreadPool* pool, const ConvPostOps& post) {
   if (g.groups() != 1) return false;
   const int threads = UsableThreads(pool);
-  const std::shared_ptr<const Plan> plan = impl_->GetPlan(g, threads);
+  const std::shared_ptr<const Plan> plan = impl_->GetPlan(g, threads, post);
   if (plan->declined) return false;
   // One pass over the pool: the filter's reorders first, then the pieces, which wait for the
   // last reorder to finish (it is already running on another worker). Fused plans run each
@@ -500,11 +551,13 @@ bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const flo
       args.src.set_data_handle(const_cast<float*>(input + piece.image * in_image +
                                                   piece.in_row0 * g.in_cols * g.in_depth));
       args.dst.set_data_handle(staged ? staging : out);
+      if (args.bias) args.bias.set_data_handle(const_cast<float*>(post.bias + piece.oc0));
       Execute(plan->primitives[index]->conv, run.streams[worker], args.scratch,
               run.scratchpads[worker].data(),
               {{DNNL_ARG_SRC, args.src.get()},
                {DNNL_ARG_WEIGHTS, args.weights.get()},
-               {DNNL_ARG_DST, args.dst.get()}});
+               {DNNL_ARG_DST, args.dst.get()}},
+              &args.bias);
       if (staged) {
         // The piece's channels into their columns of the output pixels.
         const int64_t pixels = piece.images * (piece.row1 - piece.row0) * g.out_cols;
@@ -530,7 +583,7 @@ OneDnnConvolution::OneDnnConvolution() = default;
 OneDnnConvolution::~OneDnnConvolution() = default;
 bool OneDnnConvolution::Available() { return false; }
 bool OneDnnConvolution::Run(const ConvGeometry&, const float*, const float*, float*,
-                            TSR_ThreadPool*) {
+                            TSR_ThreadPool*, const ConvPostOps&) {
   return false;
 }
 

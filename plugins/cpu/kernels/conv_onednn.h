@@ -7,9 +7,18 @@
 #include <memory>
 
 #include "plugins/cpu/kernels/conv_params.h"
+#include "plugins/cpu/kernels/fused_epilogue.h"
 #include "tessera/plugin_api/plugin.h"
 
 namespace tessera::cpu {
+
+// What a convolution applies to its output before writing it: `bias` (out_depth values; null for
+// none) and then an activation (as oneDNN post-ops).
+struct ConvPostOps {
+  const float* bias = nullptr;
+  FusedActivation activation = FusedActivation::kNone;
+  float leakyrelu_alpha = 0;
+};
 
 // One per kernel: it keeps, per shape and thread count, a plan of its pieces (with their
 // primitives and the filter's reorders) and the memory and oneDNN objects of its runs, so that a
@@ -26,10 +35,11 @@ class OneDnnConvolution {
   static bool Available();
 
   // output [batch, out_rows, out_cols, out_depth] = conv(input NHWC, filter HWIO) for an
-  // ungrouped convolution. Returns false, having written nothing, when oneDNN is absent or
-  // cannot build a primitive for this geometry; the caller then uses another implementation.
+  // ungrouped convolution, plus `post`. Returns false, having written nothing, when oneDNN is
+  // absent or cannot build a primitive for this geometry; the caller then uses another
+  // implementation.
   bool Run(const ConvGeometry& g, const float* input, const float* filter, float* output,
-           TSR_ThreadPool* pool);
+           TSR_ThreadPool* pool, const ConvPostOps& post = ConvPostOps());
 
  private:
   struct Impl;

@@ -1,8 +1,9 @@
-// MatMul on CPU: float and double through the GEMM layer (oneDNN / OpenBLAS blocks on the host's
-// pool), int32 and int64 through IntegerGemm over rows on the pool, the transposes chosen at run
-// time.
+// MatMul and _FusedMatMul (a bias and an activation after the product) on CPU: float and double
+// through the GEMM layer (oneDNN / OpenBLAS blocks on the host's pool), int32 and int64 (MatMul
+// only) through IntegerGemm over rows on the pool, the transposes chosen at run time.
 #include <type_traits>
 
+#include "plugins/cpu/kernels/fused_epilogue.h"
 #include "plugins/cpu/kernels/gemm/gemm.h"
 #include "plugins/cpu/kernels/gemm/gemm_kernel.h"
 #include "plugins/cpu/kernels/kernel_util.h"
@@ -11,11 +12,15 @@
 namespace tessera::cpu {
 namespace {
 
+// MatMul, or _FusedMatMul (`kFused`): the product followed by a bias over its columns and maybe
+// an activation (FusedEpilogue), applied to the product's rows on the pool.
+template <bool kFused>
 class MatMulKernel : public sdk::Kernel {
  public:
   explicit MatMulKernel(KernelConstruction& ctx) {
     ctx.SetStatus(ctx.GetAttr("transpose_a", &transpose_a_));
     ctx.SetStatus(ctx.GetAttr("transpose_b", &transpose_b_));
+    if (kFused && ctx.ok()) ctx.SetStatus(epilogue_.Parse(ctx, "_FusedMatMul"));
   }
 
   Status Compute(KernelContext& ctx) override {
@@ -38,12 +43,31 @@ class MatMulKernel : public sdk::Kernel {
                                   ", In[1]: ", b.shape().DebugString());
     }
     const Shape out_shape{a.dim(1 - a_inner), b.dim(1 - b_inner)};
-    TensorView out;
-    TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
-    return DispatchTypes<float, double, int32_t, int64_t>(ctx, a.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      return Multiply<T>(ctx, a, b, a_inner, b_inner, out);
-    });
+    if constexpr (kFused) {
+      TensorView bias;
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(2, &bias));
+      if (bias.rank() != 1 || bias.dim(0) != out_shape.dim(1)) {
+        return sdk::InvalidArgument("_FusedMatMul's bias must be a vector of the product's ",
+                                    out_shape.dim(1), " columns, got ",
+                                    bias.shape().DebugString());
+      }
+      TensorView out;
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+      return DispatchTypes<float, double>(ctx, a.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        TESSERA_SDK_RETURN_IF_ERROR(Multiply<T>(ctx, a, b, a_inner, b_inner, out));
+        if (out.num_elements() == 0) return OkStatus();
+        epilogue_.Apply(ctx, bias.data<const T>(), out.data<T>(), out.dim(0), out.dim(1));
+        return OkStatus();
+      });
+    } else {
+      TensorView out;
+      TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_shape, &out));
+      return DispatchTypes<float, double, int32_t, int64_t>(ctx, a.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        return Multiply<T>(ctx, a, b, a_inner, b_inner, out);
+      });
+    }
   }
 
  private:
@@ -82,12 +106,16 @@ class MatMulKernel : public sdk::Kernel {
 
   bool transpose_a_ = false;
   bool transpose_b_ = false;
+  FusedEpilogue epilogue_;
 };
 
 }  // namespace
 
 Status RegisterMatMulKernels(TSR_Registrar* registrar) {
-  return sdk::RegisterKernel<MatMulKernel>(registrar, "MatMul", kCpu, {{"T", RealNumberTypes()}});
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<MatMulKernel<false>>(
+      registrar, "MatMul", kCpu, {{"T", RealNumberTypes()}}));
+  return sdk::RegisterKernel<MatMulKernel<true>>(registrar, "_FusedMatMul", kCpu,
+                                                 {{"T", FloatingTypes()}});
 }
 
 }  // namespace tessera::cpu
