@@ -118,8 +118,9 @@ class DistributedTest : public ::testing::TestWithParam<std::string> {
 
   Server& server(const std::string& key) { return *servers_[key]; }
 
-  std::unique_ptr<Session> Connect(const std::string& graph) {
+  std::unique_ptr<Session> Connect(const std::string& graph, bool op_fusion = true) {
     SessionOptions options;
+    options.op_fusion = op_fusion;
     options.target = server("worker0").target();
     options.plugin_paths = {TESSERA_LOOPBACK_PLUGIN_DIR};
     options.call_timeout_ms = 5000;
@@ -161,6 +162,33 @@ TEST_P(DistributedTest, RunsAPlusBOnAnotherTask) {
   absl::Status status = session->Run(traced, {}, {"c"}, {}, &out, &metadata);
   EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(status.message(), HasSubstr("step statistics"));
+}
+
+// A cluster session's SessionOptions::op_fusion reaches the workers: MatMul + BiasAdd on worker 1
+// with a bias of the wrong length fails in _FusedMatMul when fused and in BiasAdd when not.
+TEST_P(DistributedTest, WorkersFuseOpsUnlessTheSessionSaysNot) {
+  std::string w1 = absl::StrCat(kWorker1, "/device:CPU:0");
+  const std::string graph = absl::StrCat(
+      Placeholder("a", "DT_FLOAT", w1), Placeholder("b", "DT_FLOAT", w1),
+      Placeholder("bias", "DT_FLOAT", w1), Node("mm", "MatMul", {"a", "b"}, w1, kFloat),
+      Node("y", "BiasAdd", {"mm", "bias"}, w1, kFloat));
+  TensorShape square{2, 2};
+  Tensor a(TSR_DTYPE_FLOAT, square);
+  for (float& v : a.flat<float>()) v = 1;
+  const std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"a", a}, {"b", a}, {"bias", Tensor::Vector<float>({1, 2, 3})}};
+  for (bool op_fusion : {true, false}) {
+    auto session = Connect(graph, op_fusion);
+    ASSERT_NE(session, nullptr);
+    std::vector<Tensor> out;
+    absl::Status status = session->Run(feeds, {"y"}, {}, &out);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    EXPECT_THAT(status.message(),
+                HasSubstr(op_fusion ? "_FusedMatMul's bias must be a vector of the product's 2 "
+                                      "columns, got [3]"
+                                    : "Must provide as many biases as the last dimension"))
+        << status;
+  }
 }
 
 // y = ((x * 2 on worker 1) + 1 on ps) * itself on worker 0, fed and fetched by the client, twice
