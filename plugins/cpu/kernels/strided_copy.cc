@@ -165,8 +165,11 @@ void StridedCopy::CopyRows(const void* src_data, void* dst_data, const void* fil
   };
   for (int64_t row = begin; row < end;) {
     if (blocked && padded == 0) {
+      // Short rows are taken more at a time, so that a block still reads about kBlock x kBlock
+      // elements.
+      const int64_t block_rows = std::max(kBlock, kBlock * kBlock / dims_.back().size);
       const int64_t rows =
-          std::min({kBlock, dims_[outer - 1].size - coordinate[outer - 1], end - row});
+          std::min({block_rows, dims_[outer - 1].size - coordinate[outer - 1], end - row});
       const int64_t base = base_ + offset_sum;
       switch (element_size_) {
         case 1:
@@ -184,7 +187,14 @@ void StridedCopy::CopyRows(const void* src_data, void* dst_data, const void* fil
         default:
           CopyRowBlock<16>(src, dst, base, rows);
       }
-      for (int64_t r = 0; r < rows; ++r) advance();
+      // The rows of a block stay within the last outer dimension (plain: no padding, no offset
+      // table), so the odometer jumps to the block's last row and then moves one on.
+      const int last = outer - 1;
+      offset_sum -= offset[last];
+      coordinate[last] += rows - 1;
+      offset[last] = OffsetOf(last, coordinate[last]);
+      offset_sum += offset[last];
+      advance();
       row += rows;
       dst += rows * row_bytes;
       continue;
