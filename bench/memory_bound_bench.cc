@@ -1,8 +1,10 @@
 // Memory-bound kernels through a session beside memcpy of the same bytes in the same run: BiasAdd
-// (NHWC and NCHW), AddV2 broadcasting a vector over the last axis, Relu, and MaxPool / AvgPool
-// 2x2 (NHWC and NCHW), on W5-sized activations (8 x 64 x 64 x 32 floats, 4 MiB). Each reports
+// (NHWC and NCHW), AddV2 broadcasting a vector over the last axis, Relu, MaxPool 2x2 (NHWC and
+// NCHW) and AvgPool 2x2 (NHWC), on W5-sized activations (8 x 64 x 64 x 32 floats, 4 MiB). Each reports
 // bytes_per_second over the bytes it reads and writes once (input plus output); the memcpy rows
 // copy the same number of bytes (read plus write). Arg: intra-op threads.
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>

@@ -373,15 +373,24 @@ absl::Status Profile(Session& session, const Workload& w, const std::vector<std:
 
 int Main(int argc, char** argv) {
   Args args;
-  for (int i = 1; i < argc; i += 2) {
+  for (int i = 1; i < argc; ++i) {
     const std::string key = argv[i];
     if (key == "--no-op-fusion") {
       args.op_fusion = false;
-      --i;
       continue;
     }
-    if (i + 1 >= argc) break;
-    const std::string value = argv[i + 1];
+    const bool known = key == "--workload" || key == "--threads" || key == "--layout" ||
+                       key == "--inter-op" || key == "--profile";
+    if (!known || i + 1 >= argc) {
+      args.workload = args.workload.empty() ? "?" : args.workload;
+      EmitStatus(args, "error",
+                 known ? absl::StrCat(key, " needs a value")
+                       : absl::StrCat("unknown option '", key,
+                                      "' (--workload W --threads T [--layout NHWC|NCHW] "
+                                      "[--inter-op N] [--profile STEPS] [--no-op-fusion])"));
+      return 2;
+    }
+    const std::string value = argv[++i];
     if (key == "--workload") {
       args.workload = value;
     } else if (key == "--threads") {
@@ -390,7 +399,7 @@ int Main(int argc, char** argv) {
       args.layout = value;
     } else if (key == "--inter-op") {
       args.inter_op = std::max(0, std::atoi(value.c_str()));
-    } else if (key == "--profile") {
+    } else {
       args.profile_steps = std::max(0, std::atoi(value.c_str()));
     }
   }

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/graph/graph.h"
 #include "host/graph/tensor_id.h"
@@ -53,9 +54,24 @@ struct Chain {
   }
 };
 
+// The types the fused ops take (a Conv2D or MatMul of another type stays as it is).
+bool FusableType(const Node& node) {
+  const tensorflow::AttrValue* t = node.attr("T");
+  if (t == nullptr) return false;
+  switch (t->type()) {
+    case tensorflow::DT_HALF:
+    case tensorflow::DT_BFLOAT16:
+    case tensorflow::DT_FLOAT:
+    case tensorflow::DT_DOUBLE:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool FindChain(Node* head, Chain* chain) {
   const bool conv = head->op() == "Conv2D";
-  if (!conv && head->op() != "MatMul") return false;
+  if ((!conv && head->op() != "MatMul") || !FusableType(*head)) return false;
   Node* bias = SoleConsumer(head);
   if (bias == nullptr || bias->op() != "BiasAdd" ||
       bias->assigned_device() != head->assigned_device() || !SameType(*head, *bias)) {
@@ -88,7 +104,11 @@ tensorflow::NodeDef FusedDef(const Chain& chain) {
   def.set_device(chain.last()->requested_device());
   auto& attrs = *def.mutable_attr();
   if (conv) {
-    attrs = head.def().attr();
+    // The convolution's own attributes; internal ones (`_class` naming a node that goes away,
+    // `_output_shapes`) are not carried over.
+    for (const auto& [name, value] : head.def().attr()) {
+      if (name.empty() || name[0] != '_') attrs[name] = value;
+    }
   } else {
     for (const char* name : {"T", "transpose_a", "transpose_b"}) {
       if (head.attr(name) != nullptr) attrs[name] = *head.attr(name);
@@ -183,7 +203,11 @@ absl::Status FuseOps(Graph* graph, const HasKernelFn& has_kernel, int* fused) {
     // The candidate in a scratch graph first: the chain stays as it is when no kernel takes it.
     Graph scratch(&graph->op_registry());
     absl::StatusOr<Node*> candidate = scratch.AddNode(def);
-    if (!candidate.ok()) continue;
+    if (!candidate.ok()) {
+      // The chain's types and attributes are ones the fused op takes: a refusal is a fault here.
+      return absl::InternalError(absl::StrCat("op fusion made an invalid node from '",
+                                              head->name(), "': ", candidate.status().message()));
+    }
     (*candidate)->set_assigned_device(head->assigned_device());
     if (!has_kernel(**candidate)) continue;
     RETURN_IF_ERROR(Replace(graph, chain, std::move(def)));

@@ -199,6 +199,12 @@ TEST_F(OpFusionTest, LeavesChainsThatCannotFuse) {
            "node { name: 'bias' op: 'BiasAdd' input: 'conv' input: 'b' attr { key: 'T' value { "
            "type: DT_FLOAT } } attr { key: 'data_format' value { s: 'NCHW' } } }",
        {}},
+      {"an int32 product (the fused ops take floating types)",
+       "node { name: 'xi' op: 'Placeholder' attr { key: 'dtype' value { type: DT_INT32 } } } "
+       "node { name: 'mm' op: 'MatMul' input: 'xi' input: 'xi' attr { key: 'T' value { type: "
+       "DT_INT32 } } } node { name: 'bias' op: 'BiasAdd' input: 'mm' input: 'xi' attr { key: 'T' "
+       "value { type: DT_INT32 } } }",
+       {}},
       {"the convolution feeds something else than a BiasAdd",
        std::string(kConv) +
            "node { name: 'add' op: 'AddV2' input: 'conv' input: 'b' attr { key: 'T' value { "

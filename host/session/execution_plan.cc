@@ -62,10 +62,11 @@ absl::Status BuildPartitionedExecutors(const Environment& env, std::unique_ptr<G
                                        bool control_flow_added, ExecutionPlan* plan,
                                        bool op_fusion) {
   if (op_fusion) {
-    RETURN_IF_ERROR(FuseOps(graph.get(), [&env](const Node& node) {
+    absl::Status fused = FuseOps(graph.get(), [&env](const Node& node) {
       Device* device = env.devices().FindDevice(node.assigned_device());
       return device != nullptr && env.kernels().HasKernel(node, device->device_type());
-    }));
+    });
+    if (!fused.ok()) return WithContext(fused, "while fusing ops");
   }
   // All on one host-memory device (the common case): nothing to cut, nor any memory mismatch to
   // bridge, so the rewritten graph runs as it is.

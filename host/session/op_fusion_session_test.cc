@@ -183,6 +183,73 @@ TEST(OpFusionSessionTest, FusedProductsMatchTheUnfusedGraph) {
   }
 }
 
+// NaN through a fused activation: the fused and unfused graphs agree on which outputs are NaN.
+TEST(OpFusionSessionTest, NaNsPassThroughFusedActivationsAsUnfused) {
+  for (const char* activation : {"Relu", "Relu6", "Elu", "LeakyRelu"}) {
+    for (bool conv : {true, false}) {
+      SCOPED_TRACE(std::string(activation) + (conv ? " conv" : " matmul"));
+      Case c = conv ? Conv(activation) : MatMul(activation, false, false);
+      std::vector<std::vector<float>> results;
+      for (bool op_fusion : {true, false}) {
+        tensorflow::GraphDef def;
+        ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(GraphText(c), &def));
+        SessionOptions options;
+        options.op_fusion = op_fusion;
+        auto session = Session::Create(options, def);
+        ASSERT_TRUE(session.ok()) << session.status();
+        Tensor x = Random<float>(TSR_DTYPE_FLOAT, c.x_dims, 1);
+        x.flat<float>()[0] = std::nanf("");
+        std::vector<std::pair<std::string, Tensor>> feeds = {
+            {"x", x},
+            {"k", Random<float>(TSR_DTYPE_FLOAT, c.k_dims, 2)},
+            {"b", Random<float>(TSR_DTYPE_FLOAT, {c.channels}, 3)}};
+        std::vector<Tensor> out;
+        absl::Status status = (*session)->Run(feeds, {"y"}, {}, &out);
+        ASSERT_TRUE(status.ok()) << status;
+        results.emplace_back(out[0].flat<float>().begin(), out[0].flat<float>().end());
+      }
+      int nans = 0;
+      for (size_t i = 0; i < results[0].size(); ++i) {
+        nans += std::isnan(results[1][i]);
+        EXPECT_EQ(std::isnan(results[0][i]), std::isnan(results[1][i])) << "at " << i;
+      }
+      EXPECT_GT(nans, 0);
+    }
+  }
+}
+
+// A fetched intermediate keeps its chain unfused (its value is needed), and both fetches are right.
+TEST(OpFusionSessionTest, FetchingAnIntermediateKeepsItsChainUnfused) {
+  Case c = Conv("Relu");
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(GraphText(c), &def));
+  auto session = Session::Create(SessionOptions(), def);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"x", Random<float>(TSR_DTYPE_FLOAT, c.x_dims, 1)},
+      {"k", Random<float>(TSR_DTYPE_FLOAT, c.k_dims, 2)},
+      {"b", Random<float>(TSR_DTYPE_FLOAT, {c.channels}, 3)}};
+  RunOptions options;
+  options.collect_step_stats = true;
+  RunMetadata metadata;
+  std::vector<Tensor> out;
+  absl::Status status = (*session)->Run(options, feeds, {"bias", "y"}, {}, &out, &metadata);
+  ASSERT_TRUE(status.ok()) << status;
+  std::vector<std::string> ops;
+  for (const DeviceStepStats& device : metadata.step_stats.devices) {
+    for (const NodeExecStats& node : device.nodes) ops.push_back(node.op);
+  }
+  // conv + bias fuse (the conv's output is needed only by the BiasAdd); the Relu cannot join.
+  EXPECT_THAT(ops, ::testing::Contains("_FusedConv2D"));
+  EXPECT_THAT(ops, ::testing::Contains("Relu"));
+  auto biased = out[0].flat<float>();
+  auto relu = out[1].flat<float>();
+  ASSERT_EQ(biased.size(), relu.size());
+  for (size_t i = 0; i < biased.size(); ++i) {
+    ASSERT_EQ(relu[i], biased[i] < 0 ? 0.0f : biased[i]) << "at " << i;
+  }
+}
+
 // A graph may hold the fused ops itself, as TensorFlow's optimized graphs do; what the CPU kernels
 // do not implement is refused with the op and the reason.
 TEST(OpFusionSessionTest, FusedKernelsRefuseWhatTheyDoNotImplement) {
@@ -212,6 +279,9 @@ TEST(OpFusionSessionTest, FusedKernelsRefuseWhatTheyDoNotImplement) {
       {"_FusedMatMul", "s: 'BiasAdd' s: 'Relu'", "1", "input: 'b'", {5},
        absl::StatusCode::kInvalidArgument,
        "_FusedMatMul's bias must be a vector of the product's 4 columns, got [5]"},
+      {"_FusedConv2D", "s: 'BiasAdd' s: 'Elu'", "1", "input: 'b'", {1, 4},
+       absl::StatusCode::kInvalidArgument,
+       "_FusedConv2D's bias must be a vector of the 4 output channels, got [1,4]"},
   };
   for (const Bad& bad : cases) {
     SCOPED_TRACE(bad.message);

@@ -399,23 +399,15 @@ struct OneDnnConvolution::Impl {
                                               dst, strides, dilations, pad_before, pad_after);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (post.activation != FusedActivation::kNone) {
+    // Elu and LeakyRelu run as oneDNN post-ops. Its Relu and clip (Relu6) take max(x, 0), which
+    // turns a NaN into 0 where TensorFlow's keeps it, so Run applies those itself.
+    if (post.activation == FusedActivation::kElu ||
+        post.activation == FusedActivation::kLeakyRelu) {
       dnnl::post_ops ops;
-      switch (post.activation) {
-        case FusedActivation::kRelu:
-          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
-          break;
-        case FusedActivation::kRelu6:
-          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
-          break;
-        case FusedActivation::kElu:
-          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_elu, 1.0f, 0.0f);
-          break;
-        case FusedActivation::kLeakyRelu:
-          ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, post.leakyrelu_alpha, 0.0f);
-          break;
-        case FusedActivation::kNone:
-          break;
+      if (post.activation == FusedActivation::kElu) {
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_elu, 1.0f, 0.0f);
+      } else {
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, post.leakyrelu_alpha, 0.0f);
       }
       attr.set_post_ops(ops);
     }
@@ -518,6 +510,11 @@ bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const flo
     return false;
   }
   RunContext& run = *context;
+  // Relu and Relu6 after each piece (see GetPrimitive).
+  const bool own_activation = post.activation == FusedActivation::kRelu ||
+                              post.activation == FusedActivation::kRelu6;
+  FusedEpilogue epilogue;
+  epilogue.activation = post.activation;
   std::atomic<bool> failed{false};
   std::atomic<int64_t> parts_done{0};
   const int64_t in_image = g.in_rows * g.in_cols * g.in_depth;
@@ -558,9 +555,13 @@ bool OneDnnConvolution::Run(const ConvGeometry& g, const float* input, const flo
                {DNNL_ARG_WEIGHTS, args.weights.get()},
                {DNNL_ARG_DST, args.dst.get()}},
               &args.bias);
+      const int64_t pixels = piece.images * (piece.row1 - piece.row0) * g.out_cols;
+      if (own_activation) {
+        // While the piece's output is still in this core's cache.
+        epilogue.Activate(staged ? staging : out, pixels * piece.channels());
+      }
       if (staged) {
         // The piece's channels into their columns of the output pixels.
-        const int64_t pixels = piece.images * (piece.row1 - piece.row0) * g.out_cols;
         for (int64_t p = 0; p < pixels; ++p) {
           std::copy(staging + p * piece.channels(), staging + (p + 1) * piece.channels(),
                     out + p * g.out_depth + piece.oc0);

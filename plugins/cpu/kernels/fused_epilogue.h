@@ -59,40 +59,47 @@ struct FusedEpilogue {
     return OkStatus();
   }
 
+  // Calls fn(activation, cycles): `activation` a functor T -> T with the unfused kernel's formula
+  // (a NaN stays NaN), `cycles` its rough cost per element.
+  template <typename T, typename Fn>
+  void WithActivation(Fn&& fn) const {
+    switch (activation) {
+      case FusedActivation::kNone:
+        return fn([](T x) { return x; }, 1);
+      case FusedActivation::kRelu:
+        return fn([](T x) { return x < T(0) ? T(0) : x; }, 1);
+      case FusedActivation::kRelu6:
+        return fn([](T x) { return x < T(0) ? T(0) : x > T(6) ? T(6) : x; }, 1);
+      case FusedActivation::kElu:
+        return fn([](T x) { return x < T(0) ? std::expm1(x) : x; }, 20);
+      case FusedActivation::kLeakyRelu: {
+        const T alpha = static_cast<T>(leakyrelu_alpha);
+        return fn([alpha](T x) { return x > T(0) ? x : x * alpha; }, 1);
+      }
+    }
+  }
+
   // data[r, c] = activation(data[r, c] + bias[c]) for `rows` rows of `channels`, rows sharded
   // over the host's pool.
   template <typename T>
   void Apply(const KernelContext& ctx, const T* bias, T* data, int64_t rows,
              int64_t channels) const {
-    switch (activation) {
-      case FusedActivation::kNone:
-        return ApplyWith(ctx, bias, data, rows, channels, 1, [](T x) { return x; });
-      case FusedActivation::kRelu:
-        return ApplyWith(ctx, bias, data, rows, channels, 1,
-                         [](T x) { return x < T(0) ? T(0) : x; });
-      case FusedActivation::kRelu6:
-        return ApplyWith(ctx, bias, data, rows, channels, 1,
-                         [](T x) { return x < T(0) ? T(0) : x > T(6) ? T(6) : x; });
-      case FusedActivation::kElu:
-        return ApplyWith(ctx, bias, data, rows, channels, 20,
-                         [](T x) { return x < T(0) ? std::expm1(x) : x; });
-      case FusedActivation::kLeakyRelu: {
-        const T alpha = static_cast<T>(leakyrelu_alpha);
-        return ApplyWith(ctx, bias, data, rows, channels, 1,
-                         [alpha](T x) { return x > T(0) ? x : x * alpha; });
-      }
-    }
+    WithActivation<T>([&](auto activate, int64_t cycles) {
+      ctx.ParallelFor(rows, channels * (cycles + 1), [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          T* row = data + r * channels;
+          for (int64_t c = 0; c < channels; ++c) row[c] = activate(row[c] + bias[c]);
+        }
+      });
+    });
   }
 
- private:
-  template <typename T, typename Fn>
-  static void ApplyWith(const KernelContext& ctx, const T* bias, T* data, int64_t rows,
-                        int64_t channels, int64_t cycles, Fn fn) {
-    ctx.ParallelFor(rows, channels * (cycles + 1), [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r) {
-        T* row = data + r * channels;
-        for (int64_t c = 0; c < channels; ++c) row[c] = fn(row[c] + bias[c]);
-      }
+  // data[i] = activation(data[i]) for `count` values, on the calling thread.
+  template <typename T>
+  void Activate(T* data, int64_t count) const {
+    if (activation == FusedActivation::kNone) return;
+    WithActivation<T>([&](auto activate, int64_t) {
+      for (int64_t i = 0; i < count; ++i) data[i] = activate(data[i]);
     });
   }
 };

@@ -188,6 +188,44 @@ TEST(LayoutContractTest, PoolingMatchesReferenceInBothLayouts) {
   }
 }
 
+// MaxPool's explicit padding, and an NCHW image of one pixel whose padded output has four: its
+// channels are contiguous in the input but not in the output.
+TEST(LayoutContractTest, ExplicitPaddingInBothLayouts) {
+  for (int64_t size : {1, 5}) {
+    const Image in = MakeImage(2, size, size, 3, 21u + static_cast<uint32_t>(size));
+    const int64_t out_size = size + 1;  // 2x2 window, stride 1, one pixel of padding each side
+    Image expected{in.batch, out_size, out_size, in.depth, {}};
+    expected.values.assign(static_cast<size_t>(in.batch * out_size * out_size * in.depth), 0.0f);
+    for (int64_t n = 0; n < in.batch; ++n) {
+      for (int64_t r = 0; r < out_size; ++r) {
+        for (int64_t c = 0; c < out_size; ++c) {
+          for (int64_t d = 0; d < in.depth; ++d) {
+            float acc = std::numeric_limits<float>::lowest();
+            for (int64_t ir = r - 1; ir <= r; ++ir) {
+              for (int64_t ic = c - 1; ic <= c; ++ic) {
+                if (ir >= 0 && ir < size && ic >= 0 && ic < size && acc < in.at(n, ir, ic, d)) {
+                  acc = in.at(n, ir, ic, d);
+                }
+              }
+            }
+            expected.at(n, r, c, d) = acc;
+          }
+        }
+      }
+    }
+    for (bool nchw : {false, true}) {
+      FakeAttrs attrs = Attrs({2, 2, 1, 1, "EXPLICIT"}, nchw);
+      attrs["explicit_paddings"] = FakeAttr::IntList(
+          nchw ? std::vector<int64_t>{0, 0, 0, 0, 1, 1, 1, 1}
+               : std::vector<int64_t>{0, 0, 1, 1, 1, 1, 0, 0});
+      RunResult r = CpuPluginHost().Run("MaxPool", {nchw ? Nchw(in) : Nhwc(in)}, attrs);
+      ASSERT_EQ(r.code, TSR_CODE_OK) << r.message;
+      ExpectNear(expected, nchw ? FromNchw(r.outputs[0]) : FromNhwc(r.outputs[0]),
+                 "explicit padding, size " + std::to_string(size) + (nchw ? " NCHW" : " NHWC"));
+    }
+  }
+}
+
 TEST(LayoutContractTest, PoolingGradientsMatchReferenceInBothLayouts) {
   for (int64_t depth : {3, 17}) {
     const Image in = MakeImage(2, 6, 7, depth, 7u + static_cast<uint32_t>(depth));
@@ -284,7 +322,7 @@ TEST(LayoutContractTest, BiasAddMatchesReferenceInBothLayouts) {
 // A row repeated over a matrix's rows, on either side of a non-commutative op, for row lengths
 // below, at and above the length the kernel groups rows by.
 TEST(LayoutContractTest, RowBroadcastMatchesReference) {
-  for (int64_t cols : {1, 7, 32, 600}) {
+  for (int64_t cols : {2, 7, 32, 600}) {
     const int64_t rows = 37;
     const Image matrix = MakeImage(1, 1, rows, cols, 5u + static_cast<uint32_t>(cols));
     const Image row = MakeImage(1, 1, 1, cols, 9u);

@@ -54,16 +54,12 @@ void SpatialPoolChannelsFirst(KernelContext& ctx, const PoolGeometry& g, const T
                                    static_cast<double>(g.window_cols));
   const int64_t in_plane = g.rows * g.cols;
   const int64_t out_plane = g.out_rows * g.out_cols;
-  // Per window column offset k, the output columns [first[k], last[k]) whose column
-  // c * stride - pad_left + k is inside the input; per output column, its window's valid width.
-  std::vector<int64_t> first(static_cast<size_t>(g.window_cols));
-  std::vector<int64_t> last(static_cast<size_t>(g.window_cols));
-  for (int64_t k = 0; k < g.window_cols; ++k) {
-    const int64_t lo = g.pad_left - k;  // c * stride >= lo
-    const int64_t hi = g.cols - 1 + g.pad_left - k;  // c * stride <= hi
-    first[k] = lo <= 0 ? 0 : (lo + g.stride_cols - 1) / g.stride_cols;
-    last[k] = hi < 0 ? 0 : std::min(g.out_cols, hi / g.stride_cols + 1);
-  }
+  // Only window column offsets k that some output column's window places inside the input are
+  // visited (at most cols + pad_left of them, however wide the window): k in [k_begin, k_end).
+  const int64_t k_begin =
+      std::max<int64_t>(0, g.pad_left - (g.out_cols - 1) * g.stride_cols);
+  const int64_t k_end = std::min(g.window_cols, g.cols + g.pad_left);
+  // Per output column, its window's valid width.
   std::vector<int64_t> widths(static_cast<size_t>(g.out_cols));
   for (int64_t c = 0; c < g.out_cols; ++c) widths[c] = g.ColEnd(c) - g.ColBegin(c);
   ctx.ParallelFor(g.batch * g.depth * g.out_rows, cost, [&](int64_t begin, int64_t end) {
@@ -76,12 +72,16 @@ void SpatialPoolChannelsFirst(KernelContext& ctx, const PoolGeometry& g, const T
       const int64_t row_begin = g.RowBegin(r);
       const int64_t row_end = g.RowEnd(r);
       for (int64_t ir = row_begin; ir < row_end; ++ir) {
-        for (int64_t k = 0; k < g.window_cols; ++k) {
-          // Column c reads input column c * stride + shift.
+        for (int64_t k = k_begin; k < k_end; ++k) {
+          // Output columns [first, last) read input column c * stride + shift, inside the input.
           const T* row = src + ir * g.cols;
           const int64_t stride = g.stride_cols;
           const int64_t shift = k - g.pad_left;
-          for (int64_t c = first[k]; c < last[k]; ++c) {
+          const int64_t lo = -shift;                 // c * stride >= lo
+          const int64_t hi = g.cols - 1 - shift;     // c * stride <= hi
+          const int64_t first = lo <= 0 ? 0 : (lo + stride - 1) / stride;
+          const int64_t last = hi < 0 ? 0 : std::min(g.out_cols, hi / stride + 1);
+          for (int64_t c = first; c < last; ++c) {
             dst[c] = Reducer::Add(dst[c], row[c * stride + shift]);
           }
         }
@@ -94,7 +94,8 @@ void SpatialPoolChannelsFirst(KernelContext& ctx, const PoolGeometry& g, const T
 
 template <typename T, typename Reducer>
 void SpatialPool(KernelContext& ctx, const PoolGeometry& g, const T* in, T* out) {
-  if (g.in_depth_stride == 1) {
+  // Channels contiguous in input and output (NHWC; or NCHW with one pixel in and out).
+  if (g.in_depth_stride == 1 && g.out_depth_stride == 1) {
     SpatialPoolChannelsLast<T, Reducer>(ctx, g, in, out);
   } else {
     SpatialPoolChannelsFirst<T, Reducer>(ctx, g, in, out);

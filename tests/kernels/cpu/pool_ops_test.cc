@@ -172,6 +172,19 @@ TEST(PoolOpsTest, RejectWindowsAndStridesBeyond2To60) {
         .Input(Make<float>(Shape({1, 2, 2, 1}), {1, 2, 3, 4}));
     ExpectTensorNear<float>(RunOk(large), TSR_DTYPE_FLOAT, Shape({1, 1, 2, 1}), expected);
   }
+  // A window of 2^40 columns with SAME padding over two NCHW columns: each output column pools
+  // its whole row, without a step per window column.
+  for (const auto& [op, expected] : std::vector<std::pair<std::string, std::vector<float>>>{
+           {"MaxPool", {2, 2, 4, 4}}, {"AvgPool", {1.5f, 1.5f, 3.5f, 3.5f}}}) {
+    OpTester wide(op);
+    wide.Attr("T", TSR_DTYPE_FLOAT)
+        .Attr("ksize", std::vector<int64_t>{1, 1, 1, int64_t{1} << 40})
+        .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+        .Attr("padding", std::string("SAME"))
+        .Attr("data_format", std::string("NCHW"))
+        .Input(Make<float>(Shape({1, 1, 2, 2}), {1, 2, 3, 4}));
+    ExpectTensorNear<float>(RunOk(wide), TSR_DTYPE_FLOAT, Shape({1, 1, 2, 2}), expected);
+  }
 }
 
 TEST(PoolOpsTest, RejectBadExplicitPaddings) {
