@@ -43,11 +43,18 @@ bool SameType(const Node& a, const Node& b) {
   return ta != nullptr && tb != nullptr && ta->type() == tb->type();
 }
 
-// A chain to fuse: the convolution or product, the BiasAdd, maybe an activation.
+// A chain to fuse: the convolution or product, the BiasAdd, maybe an activation, and the inputs
+// the fused node takes from outside the chain.
 struct Chain {
+  struct Input {
+    Node* src;
+    int src_output;
+  };
   Node* head = nullptr;
   Node* bias = nullptr;
   Node* activation = nullptr;
+  std::vector<Input> data;     // input and filter (a and b), then the bias
+  std::vector<Node*> control;  // every control input of the chain's nodes from outside it
   Node* last() const { return activation != nullptr ? activation : bias; }
   bool Contains(const Node* node) const {
     return node == head || node == bias || node == activation;
@@ -90,11 +97,24 @@ bool FindChain(Node* head, Chain* chain) {
       activation->assigned_device() == head->assigned_device() && SameType(*head, *activation)) {
     chain->activation = activation;
   }
+  chain->data.clear();
+  for (const Edge* edge : {head->input_edge(0), head->input_edge(1), bias->input_edge(1)}) {
+    chain->data.push_back({edge->src, edge->src_output});
+  }
+  chain->control.clear();
+  for (Node* node : {chain->head, chain->bias, chain->activation}) {
+    if (node == nullptr) continue;
+    for (const Edge* edge : node->in_edges()) {
+      if (edge->IsControlEdge() && edge->src->IsOp() && !chain->Contains(edge->src)) {
+        chain->control.push_back(edge->src);
+      }
+    }
+  }
   return true;
 }
 
-// The fused node's definition: the head's attrs, the fused ops and the inputs (data, then
-// control) the chain's nodes had from outside it.
+// The fused node's definition: the head's attrs, the fused ops and the chain's inputs (data, then
+// control).
 tensorflow::NodeDef FusedDef(const Chain& chain) {
   const Node& head = *chain.head;
   const bool conv = head.op() == "Conv2D";
@@ -123,40 +143,17 @@ tensorflow::NodeDef FusedDef(const Chain& chain) {
       attrs["leakyrelu_alpha"].set_f(chain.activation->attr("alpha")->f());
     }
   }
-  for (const Edge* edge : {head.input_edge(0), head.input_edge(1), chain.bias->input_edge(1)}) {
-    def.add_input(TensorId{edge->src->name(), edge->src_output}.ToString());
+  for (const Chain::Input& input : chain.data) {
+    def.add_input(TensorId{input.src->name(), input.src_output}.ToString());
   }
-  for (const Node* node : {chain.head, chain.bias, chain.activation}) {
-    if (node == nullptr) continue;
-    for (const Edge* edge : node->in_edges()) {
-      if (edge->IsControlEdge() && edge->src->IsOp() && !chain.Contains(edge->src)) {
-        def.add_input(TensorId{edge->src->name(), kControlSlot}.ToString());
-      }
-    }
+  for (const Node* src : chain.control) {
+    def.add_input(TensorId{src->name(), kControlSlot}.ToString());
   }
   return def;
 }
 
 // Replaces the chain's nodes by one node of `def`.
 absl::Status Replace(Graph* graph, const Chain& chain, tensorflow::NodeDef def) {
-  struct Input {
-    Node* src;
-    int src_output;
-  };
-  std::vector<Input> data;
-  for (const Edge* edge : {chain.head->input_edge(0), chain.head->input_edge(1),
-                           chain.bias->input_edge(1)}) {
-    data.push_back({edge->src, edge->src_output});
-  }
-  std::vector<Node*> control;
-  for (Node* node : {chain.head, chain.bias, chain.activation}) {
-    if (node == nullptr) continue;
-    for (const Edge* edge : node->in_edges()) {
-      if (edge->IsControlEdge() && edge->src->IsOp() && !chain.Contains(edge->src)) {
-        control.push_back(edge->src);
-      }
-    }
-  }
   struct Output {
     Node* dst;
     int dst_input;
@@ -176,10 +173,10 @@ absl::Status Replace(Graph* graph, const Chain& chain, tensorflow::NodeDef def) 
   ASSIGN_OR_RETURN(fused, graph->AddNode(std::move(def)));
   fused->set_assigned_device(device);
   fused->set_output_shape(0, shape);
-  for (size_t i = 0; i < data.size(); ++i) {
-    graph->AddEdge(data[i].src, data[i].src_output, fused, static_cast<int>(i));
+  for (size_t i = 0; i < chain.data.size(); ++i) {
+    graph->AddEdge(chain.data[i].src, chain.data[i].src_output, fused, static_cast<int>(i));
   }
-  for (Node* src : control) graph->AddControlEdge(src, fused);
+  for (Node* src : chain.control) graph->AddControlEdge(src, fused);
   for (const Output& out : outputs) {
     if (out.control) {
       graph->AddControlEdge(fused, out.dst);

@@ -2,24 +2,13 @@
 // (bias on dimension 1), as rows of the input sharded over the host's pool: in NHWC a row is one
 // position's channels plus the bias vector, in NCHW one channel's plane plus one bias value (both
 // vectorised loops). BiasAddV1, which has no data_format attr, is the NHWC case.
-#include <algorithm>
 #include <string>
-#include <vector>
 
 #include "plugins/cpu/kernels/kernel_util.h"
 #include "plugins/cpu/kernels/register_kernels.h"
 
 namespace tessera::cpu {
 namespace {
-
-// Channels-last rows shorter than this many elements are added several at a time.
-constexpr int64_t kMinUnitElements = 512;
-
-// dst[c] = src[c] + bias[c]; dst may be src (a forwarded input), never a partial overlap.
-template <typename T>
-void AddRow(const T* src, const T* bias, T* dst, int64_t channels) {
-  for (int64_t c = 0; c < channels; ++c) dst[c] = WrappingAdd(src[c], bias[c]);
-}
 
 class BiasAddKernel : public sdk::Kernel {
  public:
@@ -66,23 +55,10 @@ class BiasAddKernel : public sdk::Kernel {
       const T* b = bias.data<const T>();
       T* o = out.data<T>();
       if (inner == 1) {
-        // Channels last: every row of `channels` values adds the whole bias vector. Short rows
-        // are taken `rows_per_unit` at a time against the bias repeated that many times, so
-        // that the vectorised loop runs long.
-        const int64_t rows_per_unit = std::max<int64_t>(1, kMinUnitElements / channels);
-        std::vector<T> tiled;
-        if (rows_per_unit > 1) {
-          tiled.reserve(static_cast<size_t>(rows_per_unit * channels));
-          for (int64_t r = 0; r < rows_per_unit; ++r) tiled.insert(tiled.end(), b, b + channels);
-        }
-        const T* bias_run = rows_per_unit > 1 ? tiled.data() : b;
-        const int64_t units = (outer + rows_per_unit - 1) / rows_per_unit;
-        ctx.ParallelFor(units, rows_per_unit * channels, [&](int64_t begin, int64_t end) {
-          for (int64_t u = begin; u < end; ++u) {
-            const int64_t first = u * rows_per_unit * channels;
-            const int64_t count = std::min(rows_per_unit, outer - u * rows_per_unit) * channels;
-            AddRow(in + first, bias_run, o + first, count);
-          }
+        // Channels last: every row of `channels` values adds the whole bias vector, in long
+        // runs of rows. `o` may be `in` (a forwarded input), never a partial overlap.
+        ForRowRuns(ctx, b, outer, channels, 1, [&](int64_t first, int64_t count, const T* run) {
+          for (int64_t k = 0; k < count; ++k) o[first + k] = WrappingAdd(in[first + k], run[k]);
         });
         return OkStatus();
       }

@@ -5,9 +5,6 @@
 #ifndef TESSERA_PLUGINS_CPU_KERNELS_BINARY_OP_H_
 #define TESSERA_PLUGINS_CPU_KERNELS_BINARY_OP_H_
 
-#include <algorithm>
-#include <vector>
-
 #include "plugins/cpu/kernels/broadcast.h"
 #include "plugins/cpu/kernels/eigen_util.h"
 #include "plugins/cpu/kernels/kernel_util.h"
@@ -100,37 +97,22 @@ class BinaryKernel : public sdk::Kernel {
     return OkStatus();
   }
 
-  // Short rows are taken several at a time against the row repeated as many times.
-  static constexpr int64_t kMinUnitElements = 512;
-
   // out[r, c] = fn(x[r, c], y[c]), or fn(x[c], y[r, c]) when `x_is_row`, for `rows` x `cols`.
   template <typename T>
   static void RowBroadcast(KernelContext& ctx, int64_t rows, int64_t cols, const T* x,
                            const T* y, bool x_is_row, T* out) {
-    const T* row = x_is_row ? x : y;
     const T* full = x_is_row ? y : x;
-    const int64_t rows_per_unit = std::max<int64_t>(1, kMinUnitElements / cols);
-    std::vector<T> tiled;
-    if (rows_per_unit > 1) {
-      tiled.reserve(static_cast<size_t>(rows_per_unit * cols));
-      for (int64_t r = 0; r < rows_per_unit; ++r) tiled.insert(tiled.end(), row, row + cols);
-      row = tiled.data();
-    }
-    const int64_t units = (rows + rows_per_unit - 1) / rows_per_unit;
-    ctx.ParallelFor(units, rows_per_unit * cols * 2, [&](int64_t begin, int64_t end) {
-      const Op<T> fn;
-      for (int64_t u = begin; u < end; ++u) {
-        const int64_t first = u * rows_per_unit * cols;
-        const int64_t count = std::min(rows_per_unit, rows - u * rows_per_unit) * cols;
-        const T* f = full + first;
-        T* o = out + first;
-        if (x_is_row) {
-          for (int64_t k = 0; k < count; ++k) o[k] = fn(row[k], f[k]);
-        } else {
-          for (int64_t k = 0; k < count; ++k) o[k] = fn(f[k], row[k]);
-        }
-      }
-    });
+    ForRowRuns(ctx, x_is_row ? x : y, rows, cols, 2,
+               [&](int64_t first, int64_t count, const T* row) {
+                 const Op<T> fn;
+                 const T* f = full + first;
+                 T* o = out + first;
+                 if (x_is_row) {
+                   for (int64_t k = 0; k < count; ++k) o[k] = fn(row[k], f[k]);
+                 } else {
+                   for (int64_t k = 0; k < count; ++k) o[k] = fn(f[k], row[k]);
+                 }
+               });
   }
 };
 

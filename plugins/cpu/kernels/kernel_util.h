@@ -2,6 +2,7 @@
 #ifndef TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_
 #define TESSERA_PLUGINS_CPU_KERNELS_KERNEL_UTIL_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -103,6 +104,31 @@ inline Status CheckWindowAttr(const char* name, const std::vector<int64_t>& valu
 // (and then refused or clipped) sizes cannot overflow it.
 inline int64_t CostPerUnit(double cycles) {
   return cycles < 1e15 ? static_cast<int64_t>(cycles) + 1 : static_cast<int64_t>(1e15);
+}
+
+// A [rows, cols] matrix against one row of `cols` values repeated over its rows (a bias over the
+// last axis, a broadcast row): calls fn(first, count, repeated) for runs of whole rows, in
+// ParallelFor shards, where the run is elements [first, first + count) of the matrix and
+// `repeated` holds the row as many times as the run has rows, so that a loop over the run is long
+// even when rows are short. `cost_per_element` is the cycles fn spends per element.
+template <typename T, typename Fn>
+void ForRowRuns(const KernelContext& ctx, const T* row, int64_t rows, int64_t cols,
+                int64_t cost_per_element, Fn&& fn) {
+  constexpr int64_t kMinRunElements = 512;
+  const int64_t rows_per_run = std::max<int64_t>(1, kMinRunElements / cols);
+  std::vector<T> tiled;
+  if (rows_per_run > 1) {
+    tiled.reserve(static_cast<size_t>(rows_per_run * cols));
+    for (int64_t r = 0; r < rows_per_run; ++r) tiled.insert(tiled.end(), row, row + cols);
+    row = tiled.data();
+  }
+  const int64_t runs = (rows + rows_per_run - 1) / rows_per_run;
+  ctx.ParallelFor(runs, rows_per_run * cols * cost_per_element, [&](int64_t begin, int64_t end) {
+    for (int64_t run = begin; run < end; ++run) {
+      const int64_t count = std::min(rows_per_run, rows - run * rows_per_run) * cols;
+      fn(run * rows_per_run * cols, count, row);
+    }
+  });
 }
 
 inline Status UnsupportedType(const KernelContext& ctx, TSR_DataType dtype) {
