@@ -1,6 +1,7 @@
 // TensorFlow's array ops that place elements by index: Unique, DynamicStitch,
 // ParallelDynamicStitch, GatherNd and ScatterNd, with their shape functions.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -83,15 +84,23 @@ absl::Status GatherNdShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
-// The number of elements of `shape`, or -1 when a dimension (or the rank) is unknown.
+// The number of elements of `shape` (saturated at INT64_MAX: only whether it is zero matters), or
+// -1 when a dimension (or the rank) is unknown.
 int64_t KnownNumElements(const PartialShape& shape) {
   if (!shape.rank_known()) return -1;
   int64_t n = 1;
+  bool empty = false;
   for (int d = 0; d < shape.rank(); ++d) {
-    if (shape.dim(d) < 0) return -1;
-    n *= shape.dim(d);
+    const int64_t dim = shape.dim(d);
+    if (dim < 0) return -1;
+    if (dim == 0) {
+      empty = true;
+    } else {
+      n = n > std::numeric_limits<int64_t>::max() / dim ? std::numeric_limits<int64_t>::max()
+                                                         : n * dim;
+    }
   }
-  return n;
+  return empty ? 0 : n;
 }
 
 // ScatterNd(indices, updates, shape): the output has the shape given by `shape`; indices'

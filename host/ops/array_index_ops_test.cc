@@ -160,6 +160,13 @@ TEST_F(ArrayIndexOpsTest, ScatterNdRejectsUpdatesOfTheWrongShape) {
                           {PartialShape({2, 1}), PartialShape({2, 6}), PartialShape({2})},
                           {nullptr, nullptr, &empty}),
               "Indices and updates specified for empty input");
+  // Element counts past 2^63 (found by graph_run_fuzzer) are large, not negative.
+  const int64_t huge = int64_t{1} << 61;
+  ExpectError(InferShapes(*ops_, "ScatterNd", kScatterNd,
+                          {PartialShape({huge, huge, 1}), PartialShape({huge, huge}),
+                           PartialShape({2})},
+                          {nullptr, nullptr, &empty}),
+              "Indices and updates specified for empty input");
 }
 
 }  // namespace
