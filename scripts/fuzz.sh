@@ -31,6 +31,7 @@ targets=(
   "rdma_wire_format_fuzzer plugins/rdma/fuzz/corpus"
   "graph_run_fuzzer tests/fuzz/corpus/graph_run"
   "graphdef_run_fuzzer @/tests/fuzz/graphdef_run_corpus"
+  "c_api_fuzzer host/c_api/fuzz/corpus"
 )
 names=()
 for entry in "${targets[@]}"; do names+=("${entry%% *}"); done

@@ -5,7 +5,9 @@
 #   2. copies the plugin template from the prefix (share/tessera/sdk/template), configures it in
 #      its own build folder with only -DCMAKE_PREFIX_PATH=<prefix>, builds it and runs its tests:
 #      tessera-plugin-check on the plugin, and a graph through the installed `tessera run`;
-#   3. checks the version rule: a project asking for find_package(TesseraSDK <next major>.0) fails
+#   3. builds the C API examples (examples/c_api) out of tree against the prefix, with
+#      find_package(Tessera) and with pkg-config, and runs them;
+#   4. checks the version rule: a project asking for find_package(TesseraSDK <next major>.0) fails
 #      to configure and says why.
 # Usage: scripts/sdk_check.sh [BUILD_DIR]   (default: build). Exits non-zero on any failure and
 # keeps its folder for inspection then; removes it on success.
@@ -82,6 +84,32 @@ grep -qF "$expected" "$work/wants-next-major.log" || {
   exit 1
 }
 echo "sdk: find_package(TesseraSDK $wants) is refused: $(grep -F "$expected" "$work/wants-next-major.log" | sed 's/^-- //')"
+
+# The C API as its clients use it: the example programs configured out of tree against the
+# prefix (find_package(Tessera), warnings as errors) and run, then compiled again with the flags
+# pkg-config gives. The installed library has no RUNPATH: the programs find it through
+# LD_LIBRARY_PATH, and it finds the plugins beside itself.
+capi_src=$work/c_api_examples
+capi_build=$work/c_api_examples-build
+cp -r examples/c_api "$capi_src"
+echo "sdk: configuring the C API examples out of tree"
+cmake -S "$capi_src" -B "$capi_build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DTESSERA_EXAMPLE_GRAPH="$PWD/examples/mlp/mlp.pb" -DCMAKE_C_COMPILER_LAUNCHER=ccache \
+  >"$work/c-api-configure.log" 2>&1 || {
+  cat "$work/c-api-configure.log"
+  exit 1
+}
+cmake --build "$capi_build"
+(cd "$capi_build" && TESSERA_PLUGIN_PATH= ctest --output-on-failure)
+pc_flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs tessera-c)
+cc -std=c11 -Wall -Wextra -pedantic-errors -Werror "$capi_src/load_frozen_graph.c" $pc_flags \
+  -o "$work/load_frozen_graph_pc"
+LD_LIBRARY_PATH=$prefix/lib TESSERA_PLUGIN_PATH= "$work/load_frozen_graph_pc" examples/mlp/mlp.pb \
+  | grep -q "class 2" || {
+  echo "sdk: load_frozen_graph built with pkg-config flags ($pc_flags) did not classify the points" >&2
+  exit 1
+}
+echo "sdk: the C API examples pass against the prefix (CMake package and pkg-config)"
 
 ok=1
 echo "sdk: passed in $((SECONDS - start)) s"

@@ -9,7 +9,8 @@ packages=(
   build-essential     # gcc, g++, make; binutils' nm for the plugin symbol test
   cmake ninja-build   # the build (scripts/build.sh)
   ccache              # find_program(ccache): compiler cache
-  pkg-config          # pkg_check_modules: grpc++ (without the CMake package), openblas, ucx
+  pkg-config          # pkg_check_modules: grpc++ (without the CMake package), openblas, ucx;
+                      # sdk_check.sh builds a C API client with pkg-config's flags
   protobuf-compiler libprotobuf-dev  # find_package(Protobuf), protoc for host/**/proto
   libabsl-dev         # find_package(absl)
   libeigen3-dev       # find_package(Eigen3): the CPU plugin's kernels

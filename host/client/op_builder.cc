@@ -22,6 +22,10 @@ void TensorToAttrProto(const Tensor& tensor, tensorflow::TensorProto* proto) {
   proto->set_dtype(static_cast<tensorflow::DataType>(tensor.dtype()));
   tensorflow::TensorShapeProto* shape = proto->mutable_tensor_shape();  // present even if empty
   for (int64_t d : tensor.shape().dims()) shape->add_dim()->set_size(d);
+  if (tensor.dtype() == TSR_DTYPE_STRING) {  // strings have no flat bytes: one string_val each
+    for (const std::string& value : tensor.flat<std::string>()) proto->add_string_val(value);
+    return;
+  }
   if (tensor.NumElements() > 1) {
     proto->set_tensor_content(std::string(static_cast<const char*>(tensor.data()),
                                           tensor.TotalBytes()));

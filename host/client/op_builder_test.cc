@@ -70,6 +70,16 @@ TEST(TensorToAttrProtoTest, SeveralValuesUseTensorContent) {
   EXPECT_EQ(proto.float_val_size(), 0);
 }
 
+TEST(TensorToAttrProtoTest, StringsUseStringValForEveryElement) {
+  tensorflow::TensorProto proto;
+  TensorToAttrProto(Tensor::Strings(TensorShape{2}, {"a", std::string("b\0c", 3)}), &proto);
+  EXPECT_EQ(proto.dtype(), tensorflow::DT_STRING);
+  EXPECT_TRUE(proto.tensor_content().empty());
+  EXPECT_THAT(proto.string_val(), ElementsAre("a", std::string("b\0c", 3)));
+  TensorToAttrProto(Tensor::Strings(TensorShape{}, {"one"}), &proto);
+  EXPECT_THAT(proto.string_val(), ElementsAre("one"));
+}
+
 TEST(TensorToAttrProtoTest, EmptyTensorHasNoValues) {
   EXPECT_EQ(AttrText(Tensor(TSR_DTYPE_INT32, {0, 3})),
             "dtype: DT_INT32 tensor_shape { dim { } dim { size: 3 } }");  // size 0 is the default

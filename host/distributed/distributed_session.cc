@@ -141,6 +141,7 @@ absl::StatusOr<std::unique_ptr<Session>> CreateDistributedSession(
   }
   EnvironmentOptions env_options;
   env_options.plugin_paths = options.plugin_paths;
+  env_options.default_plugin_dir = options.default_plugin_dir;
   env_options.plugin_policy = options.plugin_policy;
   env_options.plugin_policy.NameSources("SessionOptions::plugin_policy");
   env_options.inter_op_threads = options.inter_op_threads;

@@ -11,6 +11,7 @@
 #include "host/graph/function_inline.h"
 #include "host/graph/functional_lowering.h"
 #include "host/graph/graph.h"
+#include "host/graph/graph_extend.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/shape_inference.h"
 
@@ -306,6 +307,74 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(tensorflow::GraphDef&& def
   absl::StatusOr<std::unique_ptr<Graph>> graph = Import(def, ops, options);
   def.clear_node();
   return graph;
+}
+
+absl::Status ExtendGraph(Graph* graph, const std::vector<tensorflow::NodeDef>& nodes,
+                         std::vector<Node*>* added) {
+  absl::flat_hash_set<absl::string_view> names;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const tensorflow::NodeDef& node = nodes[i];
+    if (!IsValidNodeName(node.name())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("node '", node.name(), "' (", node.op(),
+                       "): the name does not match [A-Za-z0-9.][A-Za-z0-9_>./-]*"));
+    }
+    if (graph->FindNode(node.name()) != nullptr || !names.insert(node.name()).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("node '", node.name(), "' (", node.op(), "): the name is already used"));
+    }
+  }
+  std::vector<std::pair<Node*, ParsedInputs>> new_nodes;
+  new_nodes.reserve(nodes.size());
+  // Undoes everything on the first error.
+  auto roll_back = [&](absl::Status status) {
+    for (auto& entry : new_nodes) graph->RemoveNode(entry.first);
+    return status;
+  };
+  for (const tensorflow::NodeDef& def : nodes) {
+    absl::StatusOr<ParsedInputs> inputs = ParseInputs(def);
+    if (!inputs.ok()) return roll_back(inputs.status());
+    absl::StatusOr<Node*> node = graph->AddNode(def);
+    if (!node.ok()) return roll_back(node.status());
+    new_nodes.emplace_back(*node, *std::move(inputs));
+  }
+  absl::Status status = AddEdges(graph, new_nodes);
+  if (!status.ok()) return roll_back(status);
+
+  // Kahn's algorithm over the new nodes: only they can form a cycle, since no existing node reads
+  // a new one.
+  absl::flat_hash_map<const Node*, int> pending;
+  for (auto& [node, inputs] : new_nodes) pending[node] = 0;
+  for (auto& [node, inputs] : new_nodes) {
+    for (const Edge* edge : node->in_edges()) {
+      if (pending.contains(edge->src) && !IsBackEdge(edge)) ++pending[node];
+    }
+  }
+  std::vector<Node*> order;
+  for (auto& [node, inputs] : new_nodes) {
+    if (pending[node] == 0) order.push_back(node);
+  }
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (const Edge* edge : order[i]->out_edges()) {
+      if (IsBackEdge(edge)) continue;
+      auto it = pending.find(edge->dst);
+      if (it != pending.end() && --it->second == 0) order.push_back(edge->dst);
+    }
+  }
+  if (order.size() != new_nodes.size()) {
+    std::vector<Node*> left_over;
+    for (auto& [node, inputs] : new_nodes) {
+      if (pending[node] > 0) left_over.push_back(node);
+    }
+    return roll_back(CycleError(*graph, left_over));
+  }
+  status = InferShapes(graph, order);
+  if (!status.ok()) return roll_back(status);
+  if (added != nullptr) {
+    added->clear();
+    for (auto& entry : new_nodes) added->push_back(entry.first);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace tessera

@@ -2,11 +2,13 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "host/graph/graph.h"
+#include "host/graph/graph_extend.h"
 
 namespace tessera {
 namespace {
@@ -316,6 +318,56 @@ TEST_F(ImportTest, ImportFromAnRvalueTakesTheNodesAndGivesTheSameGraph) {
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(refused.status().message(), HasSubstr("Nope"));
   EXPECT_EQ(refused.status(), refused_copy.status());
+}
+
+class ExtendTest : public ImportTest {
+ protected:
+  std::vector<tensorflow::NodeDef> Nodes(const std::string& text) {
+    tensorflow::GraphDef def;
+    EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &def)) << text;
+    return {def.node().begin(), def.node().end()};
+  }
+};
+
+TEST_F(ExtendTest, AddsNodesWithEdgesAndShapes) {
+  absl::StatusOr<std::unique_ptr<Graph>> graph = Import(kPlaceholders);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  std::vector<Node*> added;
+  ASSERT_TRUE(ExtendGraph(graph->get(), Nodes(R"pb(
+    node { name: "mm" op: "MatMul" input: "a" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "r" op: "Relu" input: "mm" attr { key: "T" value { type: DT_FLOAT } } }
+  )pb"), &added).ok());
+  ASSERT_EQ(added.size(), 2u);
+  EXPECT_EQ(added[1]->output_shape(0).ToString(), "[2,4]");
+  EXPECT_EQ(added[1]->input_edge(0)->src, added[0]);
+}
+
+TEST_F(ExtendTest, FailuresLeaveTheGraphUnchanged) {
+  absl::StatusOr<std::unique_ptr<Graph>> graph = Import(kPlaceholders);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  const int before = (*graph)->num_nodes();
+  auto expect_error = [&](const std::string& text, const std::string& message) {
+    absl::Status status = ExtendGraph(graph->get(), Nodes(text));
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    EXPECT_THAT(std::string(status.message()), HasSubstr(message));
+    EXPECT_EQ((*graph)->num_nodes(), before);
+    EXPECT_EQ((*graph)->FindNode("ok"), nullptr);
+  };
+  const std::string ok =
+      R"pb(node { name: "ok" op: "Relu" input: "a" attr { key: "T" value { type: DT_FLOAT } } })pb";
+  expect_error(ok + R"pb(node { name: "a" op: "NoOp" })pb", "'a' (NoOp): the name is already used");
+  expect_error(ok + R"pb(node { name: "ok" op: "NoOp" })pb", "already used");
+  expect_error(ok + R"pb(node { name: "-bad" op: "NoOp" })pb", "does not match");
+  expect_error(ok + R"pb(node { name: "c" op: "Relu" input: "nowhere"
+                                attr { key: "T" value { type: DT_FLOAT } } })pb", "nowhere");
+  expect_error(ok + R"pb(node { name: "m" op: "MatMul" input: "a" input: "a"
+                                attr { key: "T" value { type: DT_FLOAT } } })pb",
+               "dimensions must be equal");
+  expect_error(ok + R"pb(
+    node { name: "p" op: "Relu" input: "q" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "q" op: "Relu" input: "p" attr { key: "T" value { type: DT_FLOAT } } }
+  )pb", "graph has a cycle: p -> q -> p");
 }
 
 }  // namespace

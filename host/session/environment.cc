@@ -16,7 +16,9 @@ namespace tessera {
 
 std::string EnvironmentOptions::Key() const {
   return absl::StrCat(
-      absl::StrJoin(plugin_paths, "\x1f"), "|", inter_op_threads, "|", intra_op_threads, "|",
+      absl::StrJoin(plugin_paths, "\x1f"), "|",
+      default_plugin_dir.has_value() ? "dir=" + *default_plugin_dir : std::string("exe"), "|",
+      inter_op_threads, "|", intra_op_threads, "|",
       absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", job, "|", task, "|",
       plugin_policy.Key());
 }
@@ -37,6 +39,7 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   auto env = std::shared_ptr<Environment>(new Environment());
   RegistryOptions registry_options;
   registry_options.plugin_paths = options.plugin_paths;
+  registry_options.default_plugin_dir = options.default_plugin_dir;
   registry_options.policy = options.plugin_policy;
   registry_options.runtime_slots = RuntimeSlots();
   ASSIGN_OR_RETURN(env->plugins_, PluginRegistry::Create(registry_options));

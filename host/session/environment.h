@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ namespace tessera {
 
 struct EnvironmentOptions {
   std::vector<std::string> plugin_paths;
+  // The install's plugin folder: unset means next to the program (bin/../lib/tessera/plugins),
+  // "" none. The C API library sets the folder beside itself.
+  std::optional<std::string> default_plugin_dir;
   // Which plugins may load and which provider serves a device type (registry/plugin_policy.h).
   PluginPolicyOptions plugin_policy;
   int inter_op_threads = 0;

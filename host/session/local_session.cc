@@ -41,6 +41,7 @@ int64_t InitialStepId() {
 absl::StatusOr<std::shared_ptr<Environment>> SessionEnvironment(const SessionOptions& options) {
   EnvironmentOptions env_options;
   env_options.plugin_paths = options.plugin_paths;
+  env_options.default_plugin_dir = options.default_plugin_dir;
   env_options.plugin_policy = options.plugin_policy;
   env_options.plugin_policy.NameSources("SessionOptions::plugin_policy");
   env_options.inter_op_threads = options.inter_op_threads;
@@ -91,6 +92,49 @@ std::vector<std::string> LocalSession::ListDevices() const {
   return names;
 }
 
+absl::Status LocalSession::Extend(const tensorflow::GraphDef& addition) {
+  // The placed graph is exported (with the devices placement chose and the runtime's own node
+  // names, hence allow_internal_names) and imported again with the new nodes, which must not use
+  // the runtime's reserved names themselves.
+  for (const tensorflow::NodeDef& node : addition.node()) {
+    if (!node.name().empty() && node.name()[0] == '_') {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot extend the session's graph with node '", node.name(), "' (", node.op(),
+          "): names starting with '_' are reserved for the runtime"));
+    }
+  }
+  std::lock_guard<std::mutex> extend_lock(extend_mu_);
+  std::shared_ptr<const Graph> current;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    current = graph_;
+  }
+  tensorflow::GraphDef def = current->ToGraphDef();
+  for (const tensorflow::NodeDef& node : addition.node()) *def.add_node() = node;
+  for (const tensorflow::FunctionDef& function : addition.library().function()) {
+    *def.mutable_library()->add_function() = function;
+  }
+  for (const tensorflow::GradientDef& gradient : addition.library().gradient()) {
+    *def.mutable_library()->add_gradient() = gradient;
+  }
+  ImportGraphDefOptions import_options;
+  import_options.allow_internal_names = true;
+  absl::StatusOr<std::unique_ptr<Graph>> graph =
+      ImportGraphDef(std::move(def), env_->ops(), import_options);
+  if (!graph.ok()) {
+    return WithContext(graph.status(), "while extending the session's graph");
+  }
+  PlacerOptions placer_options;
+  placer_options.allow_soft_placement = options_.allow_soft_placement;
+  placer_options.log_device_placement = options_.log_device_placement;
+  RETURN_IF_ERROR(PlaceGraph(graph->get(), env_->devices().devices(), env_->kernels(),
+                             placer_options));
+  std::lock_guard<std::mutex> lock(mu_);
+  graph_ = *std::move(graph);
+  plans_.clear();
+  return absl::OkStatus();
+}
+
 int64_t LocalSession::NewStepId() { return next_step_id_.fetch_add(1, std::memory_order_relaxed); }
 
 absl::StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::GetOrCreatePlan(
@@ -116,8 +160,13 @@ absl::StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::CreatePlan(
     const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
     const std::vector<std::string>& targets) {
   ExecutionSignature signature{feeds, fetches, targets};
+  std::shared_ptr<const Graph> graph;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    graph = graph_;
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan,
-                   BuildExecutionPlan(*env_, *graph_, signature, resources_, shared_kernels_,
+                   BuildExecutionPlan(*env_, *graph, signature, resources_, shared_kernels_,
                                       options_.op_fusion));
   return std::shared_ptr<const ExecutionPlan>(std::move(plan));
 }

@@ -36,6 +36,7 @@ class LocalSession final : public Session {
                    std::vector<Tensor>* outputs, RunMetadata* metadata) override;
   using Session::Run;
 
+  absl::Status Extend(const tensorflow::GraphDef& addition) override;
   std::vector<std::string> ListDevices() const override;
 
  private:
@@ -60,7 +61,10 @@ class LocalSession final : public Session {
 
   SessionOptions options_;
   std::shared_ptr<Environment> env_;
-  std::unique_ptr<Graph> graph_;  // imported and placed
+  // Imported and placed; replaced (under mu_) when the graph grows. A plan being built keeps the
+  // graph it started from.
+  std::shared_ptr<const Graph> graph_;
+  std::mutex extend_mu_;  // one Extend at a time
   std::atomic<int64_t> next_step_id_;
   // Variables live across Run calls, as long as the session (and any step still running).
   std::shared_ptr<ResourceManager> resources_ = std::make_shared<ResourceManager>();

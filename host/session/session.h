@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,9 @@ struct SessionOptions {
   std::string target;
   // Plugin manifests or folders to load before TESSERA_PLUGIN_PATH and the install's plugin folder.
   std::vector<std::string> plugin_paths;
+  // The install's plugin folder, searched after TESSERA_PLUGIN_PATH: unset means next to the
+  // program (bin/../lib/tessera/plugins), "" none. The C API library sets the folder beside itself.
+  std::optional<std::string> default_plugin_dir;
   // Which plugins may load (allowlist, sha256 required) and which plugin serves a device type;
   // each setting overrides the plugin policy file's (TESSERA_PLUGIN_CONFIG, or
   // /etc/tessera/plugins.json; see docs/plugins.md). Messages name settings made here
@@ -100,6 +104,16 @@ class Session {
                    const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
                    std::vector<Tensor>* outputs) {
     return Run(RunOptions(), feeds, fetches, targets, outputs);
+  }
+
+  // Adds the nodes (and library functions) of `addition` to the session's graph, as TensorFlow's
+  // Session::Extend: their names must not be in the graph yet. Runs started later see them;
+  // variables and other state are kept. A local session re-places the whole graph. UNIMPLEMENTED
+  // for sessions on a cluster target.
+  virtual absl::Status Extend(const tensorflow::GraphDef& addition) {
+    return absl::UnimplementedError(
+        "this session cannot grow its graph after creation (sessions on a cluster target "
+        "see the graph they were created with); create the session after building the graph");
   }
 
   // Device names of this session ("/job:localhost/replica:0/task:0/device:CPU:0", ...).

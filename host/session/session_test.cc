@@ -379,5 +379,43 @@ TEST(SessionPluginPolicyTest, ConfigFileAppliesAndOptionsOverrideIt) {
                     "plugin config file " + file + " (given explicitly) does not exist");
 }
 
+TEST(SessionExtendTest, NewNodesRunAndVariablesKeepTheirValues) {
+  auto session = MustCreate(R"pb(
+    node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "shape" value { shape {} } } }
+  )pb" + FloatConst("one", 1) + R"pb(
+    node { name: "init" op: "Assign" input: "v" input: "one"
+           attr { key: "T" value { type: DT_FLOAT } } }
+  )pb");
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({}, {}, {"init"}, &out).ok());
+  ASSERT_TRUE(session->Extend(Parse(FloatConst("two", 2) + R"pb(
+    node { name: "inc" op: "AssignAdd" input: "v" input: "two"
+           attr { key: "T" value { type: DT_FLOAT } } }
+  )pb")).ok());
+  ASSERT_TRUE(session->Run({}, {"inc"}, {}, &out).ok());
+  EXPECT_EQ(out[0].flat<float>()[0], 3.0f);  // the value assigned before the extension, plus 2
+  ASSERT_TRUE(session->Run({}, {"v"}, {}, &out).ok());
+  EXPECT_EQ(out[0].flat<float>()[0], 3.0f);
+}
+
+TEST(SessionExtendTest, RefusesReservedTakenAndInvalidNodes) {
+  auto session = MustCreate(std::string(kPlaceholder) + Unary("y", "Relu", "x"));
+  absl::Status status = session->Extend(Parse(FloatConst("_mine", 1)));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("'_mine'"));
+  EXPECT_THAT(std::string(status.message()), HasSubstr("reserved for the runtime"));
+  status = session->Extend(Parse(Unary("y", "Relu", "x")));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("while extending the session's graph"));
+  status = session->Extend(Parse(Unary("z", "Relu", "missing")));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("missing"));
+  // The failed extensions changed nothing: the graph still runs as before.
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(-2)}}, {"y"}, {}, &out).ok());
+  EXPECT_EQ(out[0].flat<float>()[0], 0.0f);
+}
+
 }  // namespace
 }  // namespace tessera

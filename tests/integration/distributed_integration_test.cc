@@ -208,6 +208,10 @@ TEST_P(DistributedIntegrationTest, RunsAPlusBOnAnotherTask) {
     ASSERT_EQ(out.size(), 1u);
     EXPECT_THAT(out[0].flat<float>(), ElementsAre(7.0f));
   }
+  // A cluster's session keeps the graph it was created with.
+  absl::Status extended = (*session)->Extend(tensorflow::GraphDef());
+  EXPECT_EQ(extended.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(extended.message()), HasSubstr("cluster target"));
 }
 
 // A client sends a Fill of 2^62 floats pinned to worker 1 (its byte count wrapped to 0 and the
