@@ -7,7 +7,8 @@
 #      tessera-plugin-check on the plugin, and a graph through the installed `tessera run`;
 #   3. builds the C API examples (examples/c_api) out of tree against the prefix, with
 #      find_package(Tessera) and with pkg-config, and runs them;
-#   4. checks the version rule: a project asking for find_package(TesseraSDK <next major>.0) fails
+#   4. imports the installed Python package from the prefix and runs a graph with it;
+#   5. checks the version rule: a project asking for find_package(TesseraSDK <next major>.0) fails
 #      to configure and says why.
 # Usage: scripts/sdk_check.sh [BUILD_DIR]   (default: build). Exits non-zero on any failure and
 # keeps its folder for inspection then; removes it on success.
@@ -110,6 +111,21 @@ LD_LIBRARY_PATH=$prefix/lib TESSERA_PLUGIN_PATH= "$work/load_frozen_graph_pc" ex
   exit 1
 }
 echo "sdk: the C API examples pass against the prefix (CMake package and pkg-config)"
+
+# The Python package from the prefix: it must load the prefix's library, and run a graph.
+source_dir=$PWD
+python_out=$(cd "$work" && PYTHONPATH=$prefix/lib/python3/dist-packages TESSERA_PLUGIN_PATH= \
+  /usr/bin/python3 -c "
+import tessera, tessera._c as c
+print(c.lib._name)
+print(tessera.Session('$source_dir/examples/mlp/mlp.pb').run('predicted_class:0',
+      {'x:0': [[0.2, 0.3], [1.2, -0.5], [-2.5, 1.0]]}).tolist())")
+grep -qF "$prefix/lib/libtessera_c.so" <<<"$python_out" && grep -qF "[0, 1, 2]" <<<"$python_out" || {
+  echo "sdk: the installed Python package did not load the prefix's library or run the graph:" >&2
+  echo "$python_out" >&2
+  exit 1
+}
+echo "sdk: the installed Python package runs the graph with the prefix's library"
 
 ok=1
 echo "sdk: passed in $((SECONDS - start)) s"

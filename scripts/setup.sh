@@ -26,7 +26,9 @@ packages=(
   libgrpc++-dev       # gRPC (CMake package or pkg-config grpc++): the grpc transport plugin
   protobuf-compiler-grpc  # /usr/bin/grpc_cpp_plugin, without which gRPC's CMake package fails
   libucx-dev          # pkg_check_modules(ucx): the rdma transport plugin (UCX 1.13)
-  python3 python3-numpy   # the .npy cross-checks (npy_test) and the testdata generators
+  python3 python3-numpy   # the .npy cross-checks (npy_test), the testdata generators, the Python package
+  python3-pytest      # the Python package's tests (host/python/tests)
+  python3-dev         # find_package(Python3 Development): the package's C step (tessera._fastrun)
   openssl             # kit/tls/make_test_certs.sh, integration tests' TLS
   clang libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer targets
 )

@@ -31,6 +31,21 @@ void Fail(TF_OperationDescription* desc, const absl::Status& status) {
   if (desc->status.ok()) desc->status = status;
 }
 
+// False (and the description failed) when a list argument is NULL with entries or has a negative
+// length.
+bool CheckList(TF_OperationDescription* desc, const void* values, int num_values,
+               const char* function) {
+  if (num_values < 0) {
+    Fail(desc, absl::InvalidArgumentError(absl::StrCat(function, ": num_values is ", num_values)));
+    return false;
+  }
+  if (num_values > 0 && values == nullptr) {
+    Fail(desc, NullArgument(function, "values"));
+    return false;
+  }
+  return true;
+}
+
 void ShapeToProto(const int64_t* dims, int num_dims, tensorflow::TensorShapeProto* proto) {
   if (num_dims < 0) {
     proto->set_unknown_rank(true);
@@ -82,13 +97,18 @@ extern "C" {
 void TF_SetAttrString(TF_OperationDescription* desc, const char* attr_name, const void* value,
                       size_t length) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrString");
-  if (attr != nullptr) attr->set_s(std::string(static_cast<const char*>(value), length));
+  if (attr == nullptr || !tessera::c_api::CheckList(desc, value, length > 0, "TF_SetAttrString")) {
+    return;
+  }
+  attr->set_s(std::string(static_cast<const char*>(value), length));
 }
 
 void TF_SetAttrStringList(TF_OperationDescription* desc, const char* attr_name,
                           const void* const* values, const size_t* lengths, int num_values) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrStringList");
   if (attr == nullptr) return;
+  if (!tessera::c_api::CheckList(desc, values, num_values, "TF_SetAttrStringList")) return;
+  if (!tessera::c_api::CheckList(desc, lengths, num_values, "TF_SetAttrStringList")) return;
   auto* list = attr->mutable_list();
   for (int i = 0; i < num_values; ++i) {
     list->add_s(std::string(static_cast<const char*>(values[i]), lengths[i]));
@@ -104,6 +124,7 @@ void TF_SetAttrIntList(TF_OperationDescription* desc, const char* attr_name, con
                        int num_values) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrIntList");
   if (attr == nullptr) return;
+  if (!tessera::c_api::CheckList(desc, values, num_values, "TF_SetAttrIntList")) return;
   auto* list = attr->mutable_list();
   for (int i = 0; i < num_values; ++i) list->add_i(values[i]);
 }
@@ -117,6 +138,7 @@ void TF_SetAttrFloatList(TF_OperationDescription* desc, const char* attr_name, c
                          int num_values) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrFloatList");
   if (attr == nullptr) return;
+  if (!tessera::c_api::CheckList(desc, values, num_values, "TF_SetAttrFloatList")) return;
   auto* list = attr->mutable_list();
   for (int i = 0; i < num_values; ++i) list->add_f(values[i]);
 }
@@ -130,6 +152,7 @@ void TF_SetAttrBoolList(TF_OperationDescription* desc, const char* attr_name,
                         const unsigned char* values, int num_values) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrBoolList");
   if (attr == nullptr) return;
+  if (!tessera::c_api::CheckList(desc, values, num_values, "TF_SetAttrBoolList")) return;
   auto* list = attr->mutable_list();
   for (int i = 0; i < num_values; ++i) list->add_b(values[i] != 0);
 }
@@ -143,6 +166,7 @@ void TF_SetAttrTypeList(TF_OperationDescription* desc, const char* attr_name,
                         const TF_DataType* values, int num_values) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrTypeList");
   if (attr == nullptr) return;
+  if (!tessera::c_api::CheckList(desc, values, num_values, "TF_SetAttrTypeList")) return;
   auto* list = attr->mutable_list();
   for (int i = 0; i < num_values; ++i) list->add_type(static_cast<tensorflow::DataType>(values[i]));
 }
@@ -156,20 +180,35 @@ void TF_SetAttrPlaceholder(TF_OperationDescription* desc, const char* attr_name,
 void TF_SetAttrFuncName(TF_OperationDescription* desc, const char* attr_name, const char* value,
                         size_t length) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrFuncName");
-  if (attr != nullptr) attr->mutable_func()->set_name(std::string(value, length));
+  if (attr == nullptr || !tessera::c_api::CheckList(desc, value, length > 0, "TF_SetAttrFuncName")) {
+    return;
+  }
+  attr->mutable_func()->set_name(std::string(value, length));
 }
 
 void TF_SetAttrShape(TF_OperationDescription* desc, const char* attr_name, const int64_t* dims,
                      int num_dims) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrShape");
-  if (attr != nullptr) tessera::c_api::ShapeToProto(dims, num_dims, attr->mutable_shape());
+  if (attr == nullptr || !tessera::c_api::CheckList(desc, dims, std::max(num_dims, 0),
+                                                     "TF_SetAttrShape")) {
+    return;
+  }
+  tessera::c_api::ShapeToProto(dims, num_dims, attr->mutable_shape());
 }
 
 void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
                          const int64_t* const* dims, const int* num_dims, int num_shapes) {
   tensorflow::AttrValue* attr = AttrToSet(desc, attr_name, "TF_SetAttrShapeList");
   if (attr == nullptr) return;
+  if (!tessera::c_api::CheckList(desc, dims, num_shapes, "TF_SetAttrShapeList")) return;
+  if (!tessera::c_api::CheckList(desc, num_dims, num_shapes, "TF_SetAttrShapeList")) return;
   for (int i = 0; i < num_shapes; ++i) {
+    if (num_dims[i] > 0 && dims[i] == nullptr) {
+      tessera::c_api::Fail(desc, absl::InvalidArgumentError(absl::StrCat(
+                                     "TF_SetAttrShapeList: attr '", attr_name, "': shape ", i,
+                                     " has ", num_dims[i], " dims but its array is NULL")));
+      return;
+    }
     tessera::c_api::ShapeToProto(dims[i], num_dims[i], attr->mutable_list()->add_shape());
   }
 }
@@ -177,7 +216,7 @@ void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
 void TF_SetAttrTensorShapeProto(TF_OperationDescription* desc, const char* attr_name,
                                 const void* proto, size_t proto_len, TF_Status* status) {
   TF_SetAttrTensorShapeProtoList(desc, attr_name, &proto, &proto_len, 1, status);
-  if (TF_GetCode(status) != TF_OK) return;
+  if (desc == nullptr || !desc->status.ok() || attr_name == nullptr) return;
   tensorflow::AttrValue& attr = (*desc->node.mutable_attr())[attr_name];
   tensorflow::TensorShapeProto shape = attr.list().shape(0);
   *attr.mutable_shape() = shape;
@@ -191,6 +230,10 @@ void TF_SetAttrTensorShapeProtoList(TF_OperationDescription* desc, const char* a
     return SetStatus(status, desc == nullptr
                                  ? NullArgument("TF_SetAttrTensorShapeProtoList", "desc")
                                  : desc->status);
+  }
+  if (!tessera::c_api::CheckList(desc, protos, num_shapes, "TF_SetAttrTensorShapeProtoList") ||
+      !tessera::c_api::CheckList(desc, proto_lens, num_shapes, "TF_SetAttrTensorShapeProtoList")) {
+    return SetStatus(status, desc->status);
   }
   for (int i = 0; i < num_shapes; ++i) {
     if (!attr->mutable_list()->add_shape()->ParseFromArray(protos[i],
@@ -207,7 +250,7 @@ void TF_SetAttrTensorShapeProtoList(TF_OperationDescription* desc, const char* a
 void TF_SetAttrTensor(TF_OperationDescription* desc, const char* attr_name, TF_Tensor* value,
                       TF_Status* status) {
   TF_SetAttrTensorList(desc, attr_name, &value, 1, status);
-  if (TF_GetCode(status) != TF_OK) return;
+  if (desc == nullptr || !desc->status.ok() || attr_name == nullptr) return;
   tensorflow::AttrValue& attr = (*desc->node.mutable_attr())[attr_name];
   tensorflow::TensorProto tensor = attr.list().tensor(0);
   *attr.mutable_tensor() = std::move(tensor);
@@ -219,6 +262,9 @@ void TF_SetAttrTensorList(TF_OperationDescription* desc, const char* attr_name,
   if (attr == nullptr) {
     return SetStatus(status, desc == nullptr ? NullArgument("TF_SetAttrTensorList", "desc")
                                              : desc->status);
+  }
+  if (!tessera::c_api::CheckList(desc, values, num_values, "TF_SetAttrTensorList")) {
+    return SetStatus(status, desc->status);
   }
   for (int i = 0; i < num_values; ++i) {
     absl::StatusOr<tensorflow::TensorProto> proto = tessera::c_api::TensorToAttr(values[i]);
@@ -240,7 +286,8 @@ void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name, 
     return SetStatus(status, desc == nullptr ? NullArgument("TF_SetAttrValueProto", "desc")
                                              : desc->status);
   }
-  if (!attr->ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if ((proto == nullptr && proto_len > 0) || proto_len > static_cast<size_t>(INT32_MAX) ||
+      !attr->ParseFromArray(proto, static_cast<int>(proto_len))) {
     absl::Status error = absl::InvalidArgumentError(
         absl::StrCat("TF_SetAttrValueProto: attr '", attr_name,
                      "': the bytes are not a valid AttrValue"));

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -16,6 +17,8 @@
 #include "host/framework/proto/op_def.pb.h"
 #include "registry/discovery.h"
 #include "registry/manifest.h"
+#include "registry/plugin_registry.h"
+#include "tessera/c_api.h"
 
 struct TF_SessionOptions {
   tessera::SessionOptions options;
@@ -161,6 +164,24 @@ absl::Status SyncGraph(TF_Session* session) {
   return absl::OkStatus();
 }
 
+// Per-thread scratch of TF_SessionRun: the vectors and name strings keep their capacity from step
+// to step, so a step through the C API allocates no more than one through the C++ API.
+struct RunScratch {
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+  std::vector<Tensor> values;
+  std::vector<int> fed_index;
+};
+
+// Drops the step's references to the fed buffers (the names stay, keeping their capacity).
+// Out of line: inlined into Run, GCC 12 warns that the emptied tensors' shapes may be
+// uninitialized, which they are not.
+ABSL_ATTRIBUTE_NOINLINE void ReleaseFeedValues(
+    std::vector<std::pair<std::string, Tensor>>* feeds) {
+  for (auto& feed : *feeds) feed.second = Tensor();
+}
+
 absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Output* inputs,
                  TF_Tensor* const* input_values, int ninputs, const TF_Output* outputs,
                  TF_Tensor** output_values, int noutputs, const TF_Operation* const* target_opers,
@@ -194,12 +215,12 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
     options.collect_step_stats = trace;
   }
 
-  // Per-thread scratch: a step through the C API allocates no more than one through the C++ API
-  // (the vectors and the name strings keep their capacity from step to step).
-  thread_local std::vector<std::pair<std::string, Tensor>> feeds;
-  thread_local std::vector<std::string> fetches;
-  thread_local std::vector<std::string> targets;
-  thread_local std::vector<Tensor> values;
+  thread_local RunScratch scratch;  // one thread-local lookup per step
+  std::vector<std::pair<std::string, Tensor>>& feeds = scratch.feeds;
+  std::vector<std::string>& fetches = scratch.fetches;
+  std::vector<std::string>& targets = scratch.targets;
+  std::vector<Tensor>& values = scratch.values;
+  std::vector<int>& fed_index = scratch.fed_index;  // per output: the feed it is, or -1
   feeds.resize(ninputs);
   for (int i = 0; i < ninputs; ++i) {
     RETURN_IF_ERROR(CheckOutput(inputs[i], function));
@@ -216,7 +237,10 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
     ASSIGN_OR_RETURN(feeds[i].second, ToTensor(*input_values[i]));
     feeds[i].first = inputs[i].oper->output_names[inputs[i].index];
   }
-  fetches.resize(noutputs);
+  // A fetched tensor that is also fed is the fed value, as in TensorFlow: it is answered here
+  // and not asked of the session (which refuses a tensor both fed and fetched).
+  fetches.clear();
+  fed_index.assign(noutputs, -1);
   for (int i = 0; i < noutputs; ++i) {
     RETURN_IF_ERROR(CheckOutput(outputs[i], function));
     if (outputs[i].oper->graph != session->graph) {
@@ -224,7 +248,11 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
           "TF_SessionRun: output ", i, " ('", outputs[i].oper->node->name(),
           "') belongs to another graph than the session's"));
     }
-    fetches[i] = outputs[i].oper->output_names[outputs[i].index];
+    const std::string& name = outputs[i].oper->output_names[outputs[i].index];
+    for (int j = 0; j < ninputs; ++j) {
+      if (feeds[j].first == name) fed_index[i] = j;
+    }
+    if (fed_index[i] < 0) fetches.push_back(name);
   }
   targets.resize(ntargets);
   for (int i = 0; i < ntargets; ++i) {
@@ -242,23 +270,32 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
   std::optional<RunMetadata> metadata;
   if (run_metadata != nullptr) metadata.emplace();
   values.clear();
-  absl::Status ran = RunByName(session, options, feeds, fetches, targets, &values,
-                               metadata.has_value() ? &*metadata : nullptr, function);
-  for (auto& feed : feeds) feed.second = Tensor();  // the client's buffers are not kept
-  RETURN_IF_ERROR(ran);
-  for (int i = 0; i < noutputs; ++i) {
-    absl::StatusOr<TF_Tensor*> result = FromTensor(values[i]);
+  absl::Status ran = absl::OkStatus();
+  const bool all_fed = noutputs > 0 && fetches.empty() && ntargets == 0;
+  if (!all_fed) {
+    ran = RunByName(session, options, feeds, fetches, targets, &values,
+                    metadata.has_value() ? &*metadata : nullptr, function);
+  }
+  if (!ran.ok()) {
+    ReleaseFeedValues(&feeds);  // the client's buffers are not kept
+    return ran;
+  }
+  for (int i = 0, next = 0; i < noutputs; ++i) {
+    absl::StatusOr<TF_Tensor*> result =
+        FromTensor(fed_index[i] >= 0 ? feeds[fed_index[i]].second : values[next++]);
     if (!result.ok()) {
       for (int j = 0; j < i; ++j) {
         TF_DeleteTensor(output_values[j]);
         output_values[j] = nullptr;
       }
       values.clear();
+      ReleaseFeedValues(&feeds);
       return result.status();
     }
     output_values[i] = *result;
   }
   values.clear();
+  ReleaseFeedValues(&feeds);
   if (run_metadata != nullptr) {
     tensorflow::RunMetadata proto;
     if (trace) {
@@ -522,6 +559,20 @@ TF_Buffer* TF_GetAllOpList(void) {
   TF_DeleteGraph(graph);
   TF_Buffer* buffer = TF_NewBuffer();
   tessera::c_api::SetBuffer(buffer, op_list.SerializeAsString());
+  return buffer;
+}
+
+TF_Buffer* TESSERA_PluginsJson(TF_Status* status) {
+  const tessera::EnvironmentOptions environment = tessera::c_api::DefaultEnvironmentOptions();
+  tessera::RegistryOptions options;
+  options.plugin_paths = environment.plugin_paths;
+  options.default_plugin_dir = environment.default_plugin_dir;
+  absl::StatusOr<std::unique_ptr<tessera::PluginRegistry>> registry =
+      tessera::PluginRegistry::Create(options);
+  if (!registry.ok()) return SetStatus(status, registry.status()), nullptr;
+  TF_Buffer* buffer = TF_NewBuffer();
+  tessera::c_api::SetBuffer(buffer, (*registry)->FormatJson());
+  SetOk(status);
   return buffer;
 }
 

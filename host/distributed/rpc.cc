@@ -95,7 +95,10 @@ absl::Status Call(const Peer& peer, absl::string_view method,
   });
   std::unique_lock<std::mutex> lock(wait->mu);
   wait->cv.wait(lock, [&] { return wait->done; });
-  return wait->status;
+  // Moved out, not copied: a copy would share the message's reference count with `wait`, which
+  // the transport's thread may destroy later (Debian's Abseil is not instrumented for
+  // ThreadSanitizer, so the count's atomics would not order the two threads for it).
+  return std::move(wait->status);
 }
 
 absl::Status ParseRequest(absl::string_view method, absl::string_view bytes,

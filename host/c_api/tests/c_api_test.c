@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tensorflow/c/c_api.h"
+#include "tessera/c_api.h"
 
 #if !defined(TESSERA_SOURCE_DIR) || !defined(TESSERA_BINARY_DIR)
 #error "TESSERA_SOURCE_DIR and TESSERA_BINARY_DIR must name the source and build trees"
@@ -758,6 +759,31 @@ static void TestGraphErrors(void) {
   TF_SetAttrTensor(NULL, "value", NULL, s);
   CHECK_ERROR(s, TF_INVALID_ARGUMENT, "desc is NULL");
 
+  /* NULL arrays given with entries, and negative lengths. */
+  d = TF_NewOperation(g, "Conv2D", "null_strides");
+  TF_SetAttrIntList(d, "strides", NULL, 4);
+  TF_FinishOperation(d, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "TF_SetAttrIntList: values is NULL");
+  d = TF_NewOperation(g, "NoOp", "negative_list");
+  TF_SetAttrTypeList(d, "_types", NULL, -1);
+  TF_FinishOperation(d, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "num_values is -1");
+  d = TF_NewOperation(g, "NoOp", "null_string");
+  TF_SetAttrString(d, "_s", NULL, 3);
+  TF_FinishOperation(d, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "TF_SetAttrString: values is NULL");
+  d = TF_NewOperation(g, "NoOp", "null_shape");
+  const int ranks[1] = {2};
+  const int64_t* no_dims[1] = {NULL};
+  TF_SetAttrShapeList(d, "_shapes", no_dims, ranks, 1);
+  TF_FinishOperation(d, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "its array is NULL");
+  d = TF_NewOperation(g, "NoOp", "null_tensors");
+  TF_SetAttrTensorList(d, "_tensors", NULL, 2, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "values is NULL");
+  TF_FinishOperation(d, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "values is NULL");
+
   /* Nothing of the failed nodes was added. */
   CHECK(CountOperations(g) == 2);
 
@@ -941,6 +967,21 @@ static void TestSessionRun(void) {
     TF_DeleteTensor(values[0]);
     TF_DeleteTensor(values[1]);
   }
+  /* A fed tensor may be fetched too: its value is the one fed, with the step's other outputs. */
+  TF_Output fed_and_computed[2] = {{m.x, 0}, {m.y, 0}};
+  TF_SessionRun(session, NULL, &input, &x, 1, fed_and_computed, values, 2, NULL, 0, NULL, s);
+  CHECK_OK(s);
+  if (values[0] != NULL && values[1] != NULL) {
+    CHECK(TF_TensorData(values[0]) == TF_TensorData(x)); /* the fed buffer itself */
+    CHECK(((float*)TF_TensorData(values[1]))[0] == 5.5f);
+  }
+  TF_DeleteTensor(values[0]);
+  TF_DeleteTensor(values[1]);
+  TF_SessionRun(session, NULL, &input, &x, 1, &input, &values[0], 1, NULL, 0, NULL, s);
+  CHECK_OK(s);
+  CHECK(values[0] != NULL && TF_TensorData(values[0]) == TF_TensorData(x));
+  TF_DeleteTensor(values[0]);
+
   /* The caller keeps its input: still alive and unchanged. */
   CHECK(((float*)TF_TensorData(x))[2] == 2);
 
@@ -1281,6 +1322,19 @@ static void TestLibraries(void) {
   TF_DeleteTensor(value);
   TF_DeleteSession(session, s);
   TF_DeleteGraph(g);
+
+  /* Tessera's addition: the plugins as `tessera plugins --json` lists them. */
+  TF_Buffer* plugins = TESSERA_PluginsJson(s);
+  CHECK_OK(s);
+  CHECK(plugins != NULL && plugins->length > 0);
+  if (plugins != NULL) {
+    char* text = malloc(plugins->length + 1);
+    memcpy(text, plugins->data, plugins->length);
+    text[plugins->length] = '\0';
+    CHECK(strstr(text, "\"cpu\"") != NULL);
+    free(text);
+  }
+  TF_DeleteBuffer(plugins);
 
   TF_Buffer* ops = TF_GetAllOpList();
   CHECK(ops != NULL && ops->length > 1000);
