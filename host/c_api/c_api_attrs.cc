@@ -111,6 +111,12 @@ void TF_SetAttrStringList(TF_OperationDescription* desc, const char* attr_name,
   if (!tessera::c_api::CheckList(desc, lengths, num_values, "TF_SetAttrStringList")) return;
   auto* list = attr->mutable_list();
   for (int i = 0; i < num_values; ++i) {
+    if (values[i] == nullptr && lengths[i] > 0) {
+      tessera::c_api::Fail(desc, absl::InvalidArgumentError(absl::StrCat(
+                                     "TF_SetAttrStringList: attr '", attr_name, "': value ", i,
+                                     " is NULL")));
+      return;
+    }
     list->add_s(std::string(static_cast<const char*>(values[i]), lengths[i]));
   }
 }
@@ -236,7 +242,8 @@ void TF_SetAttrTensorShapeProtoList(TF_OperationDescription* desc, const char* a
     return SetStatus(status, desc->status);
   }
   for (int i = 0; i < num_shapes; ++i) {
-    if (!attr->mutable_list()->add_shape()->ParseFromArray(protos[i],
+    if ((protos[i] == nullptr && proto_lens[i] > 0) ||
+        !attr->mutable_list()->add_shape()->ParseFromArray(protos[i],
                                                            static_cast<int>(proto_lens[i]))) {
       absl::Status error = absl::InvalidArgumentError(absl::StrCat(
           "attr '", attr_name, "': shape ", i, " is not a valid TensorShapeProto"));
@@ -411,6 +418,10 @@ void TF_OperationGetAttrStringList(TF_Operation* oper, const char* attr_name, vo
   }
   const auto& list = (*found)->list().s();
   const int n = std::min<int>(max_values, list.size());
+  if (n > 0 && (values == nullptr || lengths == nullptr || storage == nullptr)) {
+    return SetStatus(status, NullArgument("TF_OperationGetAttrStringList",
+                                          "values, lengths or storage"));
+  }
   char* next = static_cast<char*>(storage);
   size_t left = storage_size;
   for (int i = 0; i < n; ++i) {
@@ -498,6 +509,10 @@ void TF_OperationGetAttrShapeList(TF_Operation* oper, const char* attr_name, int
   }
   const auto& list = (*found)->list().shape();
   const int n = std::min<int>(num_shapes, list.size());
+  if (n > 0 && (dims == nullptr || num_dims == nullptr || (storage == nullptr && storage_size > 0))) {
+    return SetStatus(status, NullArgument("TF_OperationGetAttrShapeList",
+                                          "dims, num_dims or storage"));
+  }
   int used = 0;
   for (int i = 0; i < n; ++i) {
     const tensorflow::TensorShapeProto& shape = list[i];
@@ -542,6 +557,9 @@ void TF_OperationGetAttrTensorShapeProtoList(TF_Operation* oper, const char* att
   }
   const auto& list = (*found)->list().shape();
   const int n = std::min<int>(max_values, list.size());
+  if (n > 0 && values == nullptr) {
+    return SetStatus(status, NullArgument("TF_OperationGetAttrTensorShapeProtoList", "values"));
+  }
   for (int i = 0; i < n; ++i) {
     values[i] = TF_NewBuffer();
     tessera::c_api::SetBuffer(values[i], list[i].SerializeAsString());
@@ -572,6 +590,9 @@ void TF_OperationGetAttrTensorList(TF_Operation* oper, const char* attr_name, TF
   }
   const auto& list = (*found)->list().tensor();
   const int n = std::min<int>(max_values, list.size());
+  if (n > 0 && values == nullptr) {
+    return SetStatus(status, NullArgument("TF_OperationGetAttrTensorList", "values"));
+  }
   std::vector<TF_Tensor*> made;
   for (int i = 0; i < n; ++i) {
     absl::StatusOr<TF_Tensor*> tensor = tessera::c_api::TensorFromProto(list[i]);

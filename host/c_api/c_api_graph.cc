@@ -450,6 +450,10 @@ void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output, const int64_t* di
                             const int num_dims, TF_Status* status) {
   if (graph == nullptr) return SetStatus(status, NullArgument("TF_GraphSetTensorShape", "graph"));
   absl::Status valid = tessera::c_api::CheckOutput(output, "TF_GraphSetTensorShape");
+  if (valid.ok() && output.oper->graph != graph) {
+    valid = absl::InvalidArgumentError(absl::StrCat("TF_GraphSetTensorShape: '", output.oper->node->name(),
+                                                   "' belongs to another graph"));
+  }
   if (!valid.ok()) return SetStatus(status, valid);
   if (num_dims > 0 && dims == nullptr) {
     return SetStatus(status, NullArgument("TF_GraphSetTensorShape", "dims"));
@@ -485,6 +489,10 @@ int TF_GraphGetTensorNumDims(TF_Graph* graph, TF_Output output, TF_Status* statu
     return SetStatus(status, NullArgument("TF_GraphGetTensorNumDims", "graph")), -1;
   }
   absl::Status valid = tessera::c_api::CheckOutput(output, "TF_GraphGetTensorNumDims");
+  if (valid.ok() && output.oper->graph != graph) {
+    valid = absl::InvalidArgumentError(absl::StrCat("TF_GraphGetTensorNumDims: '", output.oper->node->name(),
+                                                   "' belongs to another graph"));
+  }
   if (!valid.ok()) return SetStatus(status, valid), -1;
   absl::MutexLock lock(&graph->mu);
   SetOk(status);
@@ -495,6 +503,10 @@ void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output, int64_t* dims, in
                             TF_Status* status) {
   if (graph == nullptr) return SetStatus(status, NullArgument("TF_GraphGetTensorShape", "graph"));
   absl::Status valid = tessera::c_api::CheckOutput(output, "TF_GraphGetTensorShape");
+  if (valid.ok() && output.oper->graph != graph) {
+    valid = absl::InvalidArgumentError(absl::StrCat("TF_GraphGetTensorShape: '", output.oper->node->name(),
+                                                   "' belongs to another graph"));
+  }
   if (!valid.ok()) return SetStatus(status, valid);
   absl::MutexLock lock(&graph->mu);
   const tessera::PartialShape& shape = output.oper->node->output_shape(output.index);

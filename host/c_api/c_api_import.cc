@@ -55,6 +55,25 @@ absl::Status Import(TF_Graph* graph, const tensorflow::GraphDef& def,
                     const TF_ImportGraphDefOptions& options, TF_ImportGraphDefResults* results)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph->mu) {
   Graph& g = graph->graph;
+  for (const auto& [key, dst] : options.input_map) {
+    if (dst.oper->graph != graph || dst.index < 0 || dst.index >= dst.oper->node->num_outputs()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input mapping of '", key.first, ":", key.second, "': the destination is not an output "
+          "of the graph imported into"));
+    }
+  }
+  for (const auto& [name, dst] : options.control_map) {
+    if (dst->graph != graph) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "control mapping of '", name, "': the destination belongs to another graph"));
+    }
+  }
+  for (TF_Operation* control : options.control_dependencies) {
+    if (control->graph != graph) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "control dependency '", control->node->name(), "' belongs to another graph"));
+    }
+  }
   std::string prefix = options.prefix;
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
   if (!prefix.empty() && PrefixInUse(g, prefix)) {
@@ -335,6 +354,10 @@ void TF_GraphImportGraphDefWithReturnOutputs(TF_Graph* graph, const TF_Buffer* g
                                  "TF_GraphImportGraphDefWithReturnOutputs: num_return_outputs is ",
                                  num_return_outputs, ", but the options ask for ",
                                  TF_ImportGraphDefOptionsNumReturnOutputs(options))));
+  }
+  if (num_return_outputs > 0 && return_outputs == nullptr) {
+    return SetStatus(status,
+                     NullArgument("TF_GraphImportGraphDefWithReturnOutputs", "return_outputs"));
   }
   TF_ImportGraphDefResults* results =
       TF_GraphImportGraphDefWithResults(graph, graph_def, options, status);

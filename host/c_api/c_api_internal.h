@@ -81,8 +81,9 @@ struct PartialRun;
 struct TF_Session {
   TF_Graph* graph;
   std::unique_ptr<tessera::Session> session;
-  // How many of the graph's operations and library functions the session has.
-  size_t synced_ops = 0;
+  // How many of the graph's operations and library functions the session has (written under
+  // extend_mu; synced_ops is read without it to see whether the graph grew).
+  std::atomic<size_t> synced_ops{0};
   int synced_functions = 0;
   std::mutex extend_mu;
   std::atomic<bool> closed{false};

@@ -101,6 +101,11 @@ absl::Status Setup(TF_Session* session, const TF_Output* inputs, int ninputs,
     if (target_opers[i] == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(function, ": target ", i, " is NULL"));
     }
+    if (target_opers[i]->graph != session->graph) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(function, ": target '", target_opers[i]->node->name(),
+                       "' belongs to another graph than the session's"));
+    }
     run->targets.insert(target_opers[i]->node->name());
   }
   if (session->closed.load()) {
@@ -291,8 +296,14 @@ absl::Status PRun(TF_Session* session, const char* handle, const TF_Output* inpu
 
   std::vector<Tensor> values;
   if (!fetches.empty() || !targets.empty()) {
-    RETURN_IF_ERROR(
-        RunByName(session, RunOptions(), feeds, fetches, targets, &values, nullptr, function));
+    absl::Status ran =
+        RunByName(session, RunOptions(), feeds, fetches, targets, &values, nullptr, function);
+    if (!ran.ok()) {
+      // The nodes of this call count as run; the step cannot go on consistently: it ends.
+      std::lock_guard<std::mutex> lock(session->prun_mu);
+      session->partial_runs.erase(handle);
+      return ran;
+    }
   }
   std::map<std::string, Tensor> returned;
   for (size_t i = 0; i < num_returned; ++i) returned[fetches[i]] = values[i];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -137,7 +138,8 @@ void DeleteGraphIfLastSession(TF_Graph* graph) {
 // Gives the session the operations and functions added to its graph since the last run.
 absl::Status SyncGraph(TF_Session* session) {
   TF_Graph* graph = session->graph;
-  if (graph->num_ops.load(std::memory_order_acquire) == session->synced_ops) {
+  if (graph->num_ops.load(std::memory_order_acquire) ==
+      session->synced_ops.load(std::memory_order_acquire)) {
     return absl::OkStatus();
   }
   std::lock_guard<std::mutex> extend_lock(session->extend_mu);
@@ -148,10 +150,10 @@ absl::Status SyncGraph(TF_Session* session) {
     absl::MutexLock lock(&graph->mu);
     num_ops = graph->ops.size();
     num_functions = graph->graph.library.function_size();
-    if (num_ops == session->synced_ops) return absl::OkStatus();
+    if (num_ops == session->synced_ops.load(std::memory_order_acquire)) return absl::OkStatus();
     // Operations are never removed, so the export's nodes are in the order of `ops`.
     tensorflow::GraphDef def = graph->graph.ToGraphDef();
-    for (int i = static_cast<int>(session->synced_ops); i < def.node_size(); ++i) {
+    for (int i = static_cast<int>(session->synced_ops.load()); i < def.node_size(); ++i) {
       *addition.add_node() = std::move(*def.mutable_node(i));
     }
     for (int i = session->synced_functions; i < def.library().function_size(); ++i) {
@@ -159,8 +161,8 @@ absl::Status SyncGraph(TF_Session* session) {
     }
   }
   RETURN_IF_ERROR(session->session->Extend(addition));
-  session->synced_ops = num_ops;
   session->synced_functions = num_functions;
+  session->synced_ops.store(num_ops, std::memory_order_release);
   return absl::OkStatus();
 }
 
@@ -216,6 +218,11 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
   }
 
   thread_local RunScratch scratch;  // one thread-local lookup per step
+  // Whatever happens, the step keeps no reference to the client's buffers or to its values.
+  auto release = absl::MakeCleanup([] {
+    ReleaseFeedValues(&scratch.feeds);
+    scratch.values.clear();
+  });
   std::vector<std::pair<std::string, Tensor>>& feeds = scratch.feeds;
   std::vector<std::string>& fetches = scratch.fetches;
   std::vector<std::string>& targets = scratch.targets;
@@ -276,10 +283,7 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
     ran = RunByName(session, options, feeds, fetches, targets, &values,
                     metadata.has_value() ? &*metadata : nullptr, function);
   }
-  if (!ran.ok()) {
-    ReleaseFeedValues(&feeds);  // the client's buffers are not kept
-    return ran;
-  }
+  RETURN_IF_ERROR(ran);
   for (int i = 0, next = 0; i < noutputs; ++i) {
     absl::StatusOr<TF_Tensor*> result =
         FromTensor(fed_index[i] >= 0 ? feeds[fed_index[i]].second : values[next++]);
@@ -288,14 +292,10 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
         TF_DeleteTensor(output_values[j]);
         output_values[j] = nullptr;
       }
-      values.clear();
-      ReleaseFeedValues(&feeds);
       return result.status();
     }
     output_values[i] = *result;
   }
-  values.clear();
-  ReleaseFeedValues(&feeds);
   if (run_metadata != nullptr) {
     tensorflow::RunMetadata proto;
     if (trace) {

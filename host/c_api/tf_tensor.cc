@@ -295,7 +295,8 @@ TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims, vo
 
 TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims, int num_dims, size_t len) {
   absl::StatusOr<size_t> required = RequiredBytes(dtype, dims, num_dims);
-  if (!required.ok() || len != *required) return nullptr;
+  if (!required.ok() || len < *required) return nullptr;
+  len = *required;  // a larger len is accepted, as TensorFlow does; the tensor holds what it needs
   tessera::Allocator* allocator =
       dtype == TF_STRING ? tessera::c_api::TStrings() : tessera::HostAllocator();
   void* data = nullptr;

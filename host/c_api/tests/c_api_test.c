@@ -219,6 +219,9 @@ static void TestTensors(void) {
 
   /* Bad sizes. */
   CHECK(TF_AllocateTensor(TF_FLOAT, dims, 2, 23) == NULL);
+  TF_Tensor* roomy = TF_AllocateTensor(TF_FLOAT, dims, 2, 100); /* more than needed: accepted */
+  CHECK(roomy != NULL && TF_TensorByteSize(roomy) == 24);
+  TF_DeleteTensor(roomy);
   const int64_t negative[1] = {-1};
   CHECK(TF_AllocateTensor(TF_FLOAT, negative, 1, 0) == NULL);
   const int64_t huge[2] = {(int64_t)1 << 40, (int64_t)1 << 40};
@@ -432,6 +435,14 @@ static void TestGraphBuildingAndIntrospection(void) {
   CHECK_ERROR(s, TF_INVALID_ARGUMENT, "graph is NULL");
   TF_GraphGetTensorNumDims(g, mm5, s);
   CHECK_ERROR(s, TF_OUT_OF_RANGE, "mm");
+  TF_Graph* elsewhere = TF_NewGraph();
+  TF_GraphGetTensorNumDims(elsewhere, mm0, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "another graph");
+  TF_GraphSetTensorShape(elsewhere, mm0, refined, 2, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "another graph");
+  TF_GraphGetTensorShape(elsewhere, mm0, dims, 2, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "another graph");
+  TF_DeleteGraph(elsewhere);
 
   /* Lookup and iteration in creation order. */
   CHECK(TF_GraphOperationByName(g, "w") == m.w);
@@ -674,6 +685,14 @@ static void TestAttrs(void) {
   TF_OperationGetAttrStringList(annotated, "_strings", string_values, string_lengths, 2,
                                 string_storage, 4, s);
   CHECK_ERROR(s, TF_INVALID_ARGUMENT, "too small");
+  TF_OperationGetAttrStringList(annotated, "_strings", NULL, NULL, 2, NULL, 5, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "is NULL");
+  TF_OperationGetAttrShapeList(annotated, "_shapes", NULL, NULL, 3, NULL, 0, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "is NULL");
+  TF_OperationGetAttrTensorList(annotated, "_tensors", NULL, 1, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "values is NULL");
+  TF_OperationGetAttrTensorShapeProtoList(annotated, "_shapes", NULL, 3, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "values is NULL");
   float got_floats[2];
   TF_OperationGetAttrFloatList(annotated, "_floats", got_floats, 2, s);
   CHECK(got_floats[1] == 1.5f);
@@ -881,6 +900,26 @@ static void TestImportExport(void) {
   CHECK_OK(s);
   TF_Operation* ctl_x = TF_GraphOperationByName(g, "ctl/x");
   CHECK(TF_OperationNumControlInputs(ctl_x) == 1);
+  TF_DeleteImportGraphDefOptions(opts);
+
+  /* Mappings to another graph's nodes are refused. */
+  opts = TF_NewImportGraphDefOptions();
+  TF_ImportGraphDefOptionsSetPrefix(opts, "foreign");
+  TF_Output other_x = {m.x, 0}; /* of the model's graph, not g */
+  TF_ImportGraphDefOptionsAddInputMapping(opts, "x", 0, other_x);
+  before = CountOperations(g);
+  TF_GraphImportGraphDef(g, def, opts, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "input mapping of 'x:0'");
+  CHECK(CountOperations(g) == before);
+  TF_DeleteImportGraphDefOptions(opts);
+  opts = TF_NewImportGraphDefOptions();
+  TF_ImportGraphDefOptionsSetPrefix(opts, "foreign");
+  TF_ImportGraphDefOptionsAddControlDependency(opts, m.x);
+  TF_GraphImportGraphDef(g, def, opts, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "another graph");
+  TF_ImportGraphDefOptionsAddReturnOutput(opts, "y", 0);
+  TF_GraphImportGraphDefWithReturnOutputs(g, def, opts, NULL, 1, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "return_outputs is NULL");
   TF_DeleteImportGraphDefOptions(opts);
 
   /* Garbage is refused and changes nothing. */
@@ -1277,6 +1316,25 @@ static void TestPartialRuns(void) {
   TF_DeletePRunHandle(handle);
   TF_SessionPRunSetup(session, inputs, 1, inputs, 1, NULL, 0, &handle, s);
   CHECK_ERROR(s, TF_INVALID_ARGUMENT, "both an input and an output");
+  TF_Graph* other = TF_NewGraph();
+  TF_Operation* foreign = Placeholder(other, "foreign", TF_FLOAT, s);
+  const TF_Operation* foreign_target = foreign;
+  TF_SessionPRunSetup(session, inputs, 2, outputs, 1, &foreign_target, 1, &handle, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "another graph");
+  TF_DeleteGraph(other);
+
+  /* A call whose step fails ends the partial run. */
+  TF_SessionPRunSetup(session, inputs, 3, outputs, 2, NULL, 0, &handle, s);
+  CHECK_OK(s);
+  TF_Tensor* int_value = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof(int32_t));
+  *(int32_t*)TF_TensorData(int_value) = 1;
+  TF_Tensor* mixed[2] = {int_value, ab[1]};
+  TF_SessionPRun(session, handle, inputs, mixed, 2, &outputs[0], &result, 1, NULL, 0, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "int32");
+  TF_SessionPRun(session, handle, &inputs[2], &cv, 1, &outputs[1], &result, 1, NULL, 0, s);
+  CHECK_ERROR(s, TF_INVALID_ARGUMENT, "ended");
+  TF_DeletePRunHandle(handle);
+  TF_DeleteTensor(int_value);
 
   TF_DeleteTensor(ab[0]);
   TF_DeleteTensor(ab[1]);

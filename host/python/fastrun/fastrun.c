@@ -8,6 +8,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tensorflow/c/c_api.h"
 
@@ -41,6 +42,14 @@ static PyObject* WrapTensor(TF_Tensor* tensor, int typenum) {
   if (data == NULL) {  /* no elements */
     TF_DeleteTensor(tensor);
     return PyArray_ZEROS(rank, dims, typenum, 0);
+  }
+  if (TF_TensorMaybeMove(tensor) == NULL) {
+    /* The runtime still uses the buffer (a variable's value): the array gets a copy, as
+     * TensorFlow's Python does, so neither side sees the other's later writes. */
+    PyObject* copy = PyArray_SimpleNew(rank, dims, typenum);
+    if (copy != NULL) memcpy(PyArray_DATA((PyArrayObject*)copy), data, TF_TensorByteSize(tensor));
+    TF_DeleteTensor(tensor);
+    return copy;
   }
   PyObject* array = PyArray_SimpleNewFromData(rank, dims, typenum, data);
   if (array == NULL) {

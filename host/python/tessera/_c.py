@@ -68,6 +68,7 @@ _FUNCTIONS = {
     "TF_NewTensor": (_P, [_I, c_int64_p, _I, _P, _SZ, DEALLOCATOR, _P]),
     "TF_AllocateTensor": (_P, [_I, c_int64_p, _I, _SZ]),
     "TF_DeleteTensor": (None, [_P]),
+    "TF_TensorMaybeMove": (_P, [_P]),
     "TF_TensorType": (_I, [_P]),
     "TF_NumDims": (_I, [_P]),
     "TF_Dim": (ctypes.c_int64, [_P, _I]),

@@ -133,6 +133,17 @@ def from_tf_tensor(tensor, dtype=None):
     numpy_type = dtype.as_numpy_dtype
     if numpy_type is not None and dtype.as_datatype_enum != 7:
         data = lib.TF_TensorData(tensor)
+        if data and not lib.TF_TensorMaybeMove(tensor):
+            # The runtime still uses the buffer (a variable's value): the array gets a copy, as
+            # TensorFlow's Python does, so neither side sees the other's later writes.
+            count = 1
+            for d in shape:
+                count *= d
+            view = np.ctypeslib.as_array(
+                (ctypes.c_char * (count * np.dtype(numpy_type).itemsize)).from_address(data))
+            array = view.view(numpy_type).reshape(shape).copy()
+            lib.TF_DeleteTensor(tensor)
+            return array
         if data:
             owner = _TensorOwner.__new__(_TensorOwner)
             owner.tensor = tensor

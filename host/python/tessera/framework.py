@@ -468,31 +468,42 @@ def create_operation(op_type, inputs, attrs=None, name=None, graph=None, control
         if graph is None:
             graph = get_default_graph()
     attr_types = {a.name: a.type for a in op_def.attr}
+    for attr_name, value in (attrs or {}).items():
+        if value is not None and attr_name not in attr_types and not attr_name.startswith("_"):
+            raise TypeError(f"op '{op_type}' has no attr '{attr_name}'")
+    # Checked before the description exists: from here on, every way out finishes it (an error
+    # first poisons it, so that nothing is added).
+    operands = []
+    for arg, value in zip(op_def.input_arg, inputs):
+        operands.append([as_tensor(v) for v in value] if arg.is_list else as_tensor(value))
+    dependencies = list(graph._control_dependencies) + [
+        _as_operation(o) for o in control_inputs or []]
     node_name = name if exact_name else graph.unique_name(name or op_type)
     desc = _c.lib.TF_NewOperation(graph._ptr, op_type.encode(), node_name.encode())
-    for arg, value in zip(op_def.input_arg, inputs):
-        if arg.is_list:
-            items = [as_tensor(v) for v in value]
-            outputs = (_c.TF_Output * max(1, len(items)))(*[t._as_output() for t in items])
-            _c.lib.TF_AddInputList(desc, outputs, len(items))
-        else:
-            _c.lib.TF_AddInput(desc, as_tensor(value)._as_output())
-    for dependency in list(graph._control_dependencies) + [
-            _as_operation(o) for o in control_inputs or []]:
-        _c.lib.TF_AddControlInput(desc, dependency._ptr)
-    if graph._device:
-        _c.lib.TF_SetDevice(desc, graph._device.encode())
-    for attr_name, value in (attrs or {}).items():
-        if value is None:
-            continue
-        if attr_name not in attr_types and not attr_name.startswith("_"):
-            _c.lib.TF_FinishOperation(desc, _c.Status().ptr)  # frees the description
-            raise TypeError(f"op '{op_type}' has no attr '{attr_name}'")
-        if attr_name == "dtype" and isinstance(value, int) and attr_types.get(attr_name) == "type":
-            _c.lib.TF_SetAttrType(desc, attr_name.encode(), value)
-            continue
-        _set_attr(desc, attr_name, attr_types.get(attr_name, ""), value)
     status = _c.Status()
+    try:
+        for arg, value in zip(op_def.input_arg, operands):
+            if arg.is_list:
+                outputs = (_c.TF_Output * max(1, len(value)))(*[t._as_output() for t in value])
+                _c.lib.TF_AddInputList(desc, outputs, len(value))
+            else:
+                _c.lib.TF_AddInput(desc, value._as_output())
+        for dependency in dependencies:
+            _c.lib.TF_AddControlInput(desc, dependency._ptr)
+        if graph._device:
+            _c.lib.TF_SetDevice(desc, graph._device.encode())
+        for attr_name, value in (attrs or {}).items():
+            if value is None:
+                continue
+            if attr_name == "dtype" and isinstance(value, int) and \
+                    attr_types.get(attr_name) == "type":
+                _c.lib.TF_SetAttrType(desc, attr_name.encode(), value)
+                continue
+            _set_attr(desc, attr_name, attr_types.get(attr_name, ""), value)
+    except BaseException:
+        _c.lib.TF_AddInputList(desc, None, -1)  # poisons the description: nothing is added
+        _c.lib.TF_FinishOperation(desc, status.ptr)
+        raise
     ptr = _c.lib.TF_FinishOperation(desc, status.ptr)
     status.check()
     return graph._wrap(ptr)

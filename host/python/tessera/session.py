@@ -283,7 +283,8 @@ class _Plan:
         return _tensors.to_tf_tensor(value, dtype)
 
     def run(self, values, options=None, run_metadata=None):
-        if _fastrun is not None and options is None and run_metadata is None:
+        if _fastrun is not None and options is None and run_metadata is None and \
+                self.n_in <= 1024 and self.n_out <= 1024:
             arrays = self._fast_arrays(values)
             if arrays is not None:
                 return self._fast_run(arrays)

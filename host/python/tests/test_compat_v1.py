@@ -16,8 +16,12 @@ def test_variables_assign_and_initializers():
     inc = v.assign_add([10.0, 20.0])
     with tf.Session() as session:
         session.run(tf.global_variables_initializer())
-        np.testing.assert_array_equal(session.run(v), [1, 2])
+        before = session.run(v)
+        np.testing.assert_array_equal(before, [1, 2])
         session.run(inc)
+        np.testing.assert_array_equal(before, [1, 2])  # a fetched value is the caller's own copy
+        before[0] = 100.0  # and writing it leaves the variable alone
+        np.testing.assert_array_equal(session.run(v), [11, 22])
         np.testing.assert_array_equal(session.run(v + 1.0), [12, 23])
         np.testing.assert_array_equal(session.run(w), [0, 0])
 

@@ -66,6 +66,13 @@ def test_errors():
         ops.no_such_op(x)
     with pytest.raises(TypeError, match="strides"):
         ops.conv2d(x, x, padding="SAME")  # a required attr missing
+    graph = tessera.get_default_graph()
+    count = len(graph.get_operations())
+    with pytest.raises(TypeError, match="has no attr 'bogus'"):
+        tessera.framework.create_op("Relu", [x], {"bogus": 1})
+    with pytest.raises(TypeError):
+        tessera.framework.create_op("Conv2D", [x, x], {"strides": "not a list", "padding": "SAME"})
+    assert len(graph.get_operations()) == count  # failed ops add nothing
     with pytest.raises(tessera.errors.InvalidArgumentError, match="padding"):
         ops.conv2d(x, x, strides=[1, 1, 1, 1], padding="DIAGONAL")
     with pytest.raises(TypeError, match="has type int32, expected float32"):

@@ -31,8 +31,9 @@ TF_CAPI_EXPORT extern TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* 
                                                                   void* arg),
                                               void* deallocator_arg);
 
-/* A tensor whose `len` bytes are allocated here (aligned), uninitialised except that a TF_STRING
- * tensor's elements are empty strings. NULL when `len` does not match the type and dims. */
+/* A tensor whose bytes are allocated here (aligned), uninitialised except that a TF_STRING
+ * tensor's elements are empty strings. NULL when `len` is smaller than the type and dims need (a
+ * larger `len` is accepted; the tensor holds what the dims need). */
 TF_CAPI_EXPORT extern TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims,
                                                    int num_dims, size_t len);
 
