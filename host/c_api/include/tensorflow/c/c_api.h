@@ -404,7 +404,9 @@ TF_CAPI_EXPORT extern void TF_SessionRun(TF_Session* session, const TF_Buffer* r
 /* Partial runs: a step whose feeds and fetches arrive over several calls. Setup names every
  * input, output and target the step may use and returns a handle (freed with
  * TF_DeletePRunHandle); each TF_SessionPRun feeds some inputs and fetches some outputs, running
- * only what those need and what has not run yet. */
+ * only what those need and what has not run yet. The partial run ends when every declared output
+ * has been fetched and every target run, or when the step of a call fails (an argument error
+ * leaves it as it was). */
 TF_CAPI_EXPORT extern void TF_SessionPRunSetup(TF_Session* session, const TF_Output* inputs,
                                                int ninputs, const TF_Output* outputs, int noutputs,
                                                const TF_Operation* const* target_opers,
