@@ -3,7 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/c_api/c_api_internal.h"
@@ -15,23 +14,10 @@ namespace tessera {
 namespace c_api {
 namespace {
 
-bool ScopeInUse(const Graph& graph, const std::string& scope) {
-  for (const Node* node : graph.op_nodes()) {
-    if (node->name() == scope || absl::StartsWith(node->name(), scope + "/")) return true;
-  }
-  return false;
-}
-
 absl::Status CheckOutputs(TF_Graph* graph, const TF_Output* outputs, int n, const char* what) {
   if (n < 0) return absl::InvalidArgumentError(absl::StrCat("TF_AddGradients: n", what, " < 0"));
   if (n > 0 && outputs == nullptr) return NullArgument("TF_AddGradients", what);
-  for (int i = 0; i < n; ++i) {
-    RETURN_IF_ERROR(CheckOutput(outputs[i], "TF_AddGradients"));
-    if (outputs[i].oper->graph != graph) {
-      return absl::InvalidArgumentError(absl::StrCat("TF_AddGradients: ", what, "[", i,
-                                                     "] belongs to another graph"));
-    }
-  }
+  for (int i = 0; i < n; ++i) RETURN_IF_ERROR(CheckOutputOf(graph, outputs[i], "TF_AddGradients"));
   return absl::OkStatus();
 }
 
@@ -49,14 +35,14 @@ absl::Status AddGradients(TF_Graph* graph, const char* prefix, TF_Output* y, int
   int reserved = 0;  // "gradients" scopes to take before the one used
   if (prefix != nullptr) {
     scope_name = prefix;
-    if (scope_name.empty() || ScopeInUse(g, scope_name)) {
+    if (scope_name.empty() || NameScopeInUse(g, scope_name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "TF_AddGradientsWithPrefix: prefix '", scope_name,
           "' is empty or already used as a node name or name scope in the graph"));
     }
   } else {
     scope_name = "gradients";
-    for (int i = 1; ScopeInUse(g, scope_name); ++i) {
+    for (int i = 1; NameScopeInUse(g, scope_name); ++i) {
       scope_name = absl::StrCat("gradients_", i);
       reserved = i;
     }

@@ -43,6 +43,35 @@ absl::Status CheckOutput(const TF_Output& output, const char* function) {
   return absl::OkStatus();
 }
 
+absl::Status CheckOutputOf(const TF_Graph* graph, const TF_Output& output, const char* function) {
+  RETURN_IF_ERROR(CheckOutput(output, function));
+  if (output.oper->graph != graph) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": '", output.oper->node->name(), ":",
+                                                   output.index,
+                                                   "' belongs to another graph than the one it "
+                                                   "is used with"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckOperationOf(const TF_Graph* graph, const TF_Operation* operation,
+                              const char* function) {
+  if (operation == nullptr) return NullArgument(function, "an operation");
+  if (operation->graph != graph) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": '", operation->node->name(),
+                                                   "' belongs to another graph than the one it "
+                                                   "is used with"));
+  }
+  return absl::OkStatus();
+}
+
+bool NameScopeInUse(const Graph& graph, const std::string& scope) {
+  for (const Node* node : graph.op_nodes()) {
+    if (node->name() == scope || absl::StartsWith(node->name(), scope + "/")) return true;
+  }
+  return false;
+}
+
 namespace {
 
 std::string InputString(const TF_Output& output) {
@@ -449,11 +478,7 @@ void TF_OperationToNodeDef(TF_Operation* oper, TF_Buffer* output_node_def, TF_St
 void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output, const int64_t* dims,
                             const int num_dims, TF_Status* status) {
   if (graph == nullptr) return SetStatus(status, NullArgument("TF_GraphSetTensorShape", "graph"));
-  absl::Status valid = tessera::c_api::CheckOutput(output, "TF_GraphSetTensorShape");
-  if (valid.ok() && output.oper->graph != graph) {
-    valid = absl::InvalidArgumentError(absl::StrCat("TF_GraphSetTensorShape: '", output.oper->node->name(),
-                                                   "' belongs to another graph"));
-  }
+  absl::Status valid = tessera::c_api::CheckOutputOf(graph, output, "TF_GraphSetTensorShape");
   if (!valid.ok()) return SetStatus(status, valid);
   if (num_dims > 0 && dims == nullptr) {
     return SetStatus(status, NullArgument("TF_GraphSetTensorShape", "dims"));
@@ -488,11 +513,7 @@ int TF_GraphGetTensorNumDims(TF_Graph* graph, TF_Output output, TF_Status* statu
   if (graph == nullptr) {
     return SetStatus(status, NullArgument("TF_GraphGetTensorNumDims", "graph")), -1;
   }
-  absl::Status valid = tessera::c_api::CheckOutput(output, "TF_GraphGetTensorNumDims");
-  if (valid.ok() && output.oper->graph != graph) {
-    valid = absl::InvalidArgumentError(absl::StrCat("TF_GraphGetTensorNumDims: '", output.oper->node->name(),
-                                                   "' belongs to another graph"));
-  }
+  absl::Status valid = tessera::c_api::CheckOutputOf(graph, output, "TF_GraphGetTensorNumDims");
   if (!valid.ok()) return SetStatus(status, valid), -1;
   absl::MutexLock lock(&graph->mu);
   SetOk(status);
@@ -502,11 +523,7 @@ int TF_GraphGetTensorNumDims(TF_Graph* graph, TF_Output output, TF_Status* statu
 void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output, int64_t* dims, int num_dims,
                             TF_Status* status) {
   if (graph == nullptr) return SetStatus(status, NullArgument("TF_GraphGetTensorShape", "graph"));
-  absl::Status valid = tessera::c_api::CheckOutput(output, "TF_GraphGetTensorShape");
-  if (valid.ok() && output.oper->graph != graph) {
-    valid = absl::InvalidArgumentError(absl::StrCat("TF_GraphGetTensorShape: '", output.oper->node->name(),
-                                                   "' belongs to another graph"));
-  }
+  absl::Status valid = tessera::c_api::CheckOutputOf(graph, output, "TF_GraphGetTensorShape");
   if (!valid.ok()) return SetStatus(status, valid);
   absl::MutexLock lock(&graph->mu);
   const tessera::PartialShape& shape = output.oper->node->output_shape(output.index);

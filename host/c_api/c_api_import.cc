@@ -8,7 +8,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "host/c_api/c_api_internal.h"
@@ -43,13 +42,6 @@ bool NameInUse(const Graph& graph, const std::string& name) {
   return graph.FindNode(name) != nullptr;
 }
 
-// True when a node of the graph is named `prefix` or lives under "prefix/".
-bool PrefixInUse(const Graph& graph, const std::string& prefix) {
-  for (const Node* node : graph.op_nodes()) {
-    if (node->name() == prefix || absl::StartsWith(node->name(), prefix + "/")) return true;
-  }
-  return false;
-}
 
 absl::Status Import(TF_Graph* graph, const tensorflow::GraphDef& def,
                     const TF_ImportGraphDefOptions& options, TF_ImportGraphDefResults* results)
@@ -76,7 +68,7 @@ absl::Status Import(TF_Graph* graph, const tensorflow::GraphDef& def,
   }
   std::string prefix = options.prefix;
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
-  if (!prefix.empty() && PrefixInUse(g, prefix)) {
+  if (!prefix.empty() && NameScopeInUse(g, prefix)) {
     if (!options.uniquify_prefix) {
       return absl::InvalidArgumentError(
           absl::StrCat("import prefix '", prefix, "' would lead to name collisions: the graph "
@@ -84,7 +76,7 @@ absl::Status Import(TF_Graph* graph, const tensorflow::GraphDef& def,
     }
     for (int i = 1;; ++i) {
       std::string candidate = absl::StrCat(prefix, "_", i);
-      if (!PrefixInUse(g, candidate)) {
+      if (!NameScopeInUse(g, candidate)) {
         prefix = candidate;
         break;
       }

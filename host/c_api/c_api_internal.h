@@ -114,6 +114,14 @@ void RegisterOperations(TF_Graph* graph, const std::vector<Node*>& nodes)
 // The node of `output` checked against its graph: INVALID_ARGUMENT for a NULL operation or an
 // output index out of range.
 absl::Status CheckOutput(const TF_Output& output, const char* function);
+// CheckOutput, and INVALID_ARGUMENT when `output` is not of `graph`:
+// "<function>: 'node:k' belongs to another graph than the one it is used with".
+absl::Status CheckOutputOf(const TF_Graph* graph, const TF_Output& output, const char* function);
+// INVALID_ARGUMENT for a NULL operation or one that is not of `graph`.
+absl::Status CheckOperationOf(const TF_Graph* graph, const TF_Operation* operation,
+                              const char* function);
+// True when a node of `graph` is named `scope` or lives under "scope/".
+bool NameScopeInUse(const Graph& graph, const std::string& scope);
 
 // Conversions at the session boundary. ToTensor shares a fixed-size tensor's buffer; FromTensor
 // shares a host tensor's buffer (strings are copied both ways).

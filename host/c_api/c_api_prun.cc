@@ -63,11 +63,7 @@ absl::flat_hash_set<const Node*> Reaching(const std::vector<const Node*>& roots,
 
 absl::StatusOr<std::string> OutputName(TF_Session* session, const TF_Output& output,
                                        const char* function) {
-  RETURN_IF_ERROR(CheckOutput(output, function));
-  if (output.oper->graph != session->graph) {
-    return absl::InvalidArgumentError(absl::StrCat(function, ": '", output.oper->node->name(),
-                                                   "' belongs to another graph than the session's"));
-  }
+  RETURN_IF_ERROR(CheckOutputOf(session->graph, output, function));
   return output.oper->output_names[output.index];
 }
 
@@ -98,14 +94,7 @@ absl::Status Setup(TF_Session* session, const TF_Output* inputs, int ninputs,
     run->outputs.insert(name);
   }
   for (int i = 0; i < ntargets; ++i) {
-    if (target_opers[i] == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(function, ": target ", i, " is NULL"));
-    }
-    if (target_opers[i]->graph != session->graph) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(function, ": target '", target_opers[i]->node->name(),
-                       "' belongs to another graph than the session's"));
-    }
+    RETURN_IF_ERROR(CheckOperationOf(session->graph, target_opers[i], function));
     run->targets.insert(target_opers[i]->node->name());
   }
   if (session->closed.load()) {
@@ -178,9 +167,7 @@ absl::Status PRun(TF_Session* session, const char* handle, const TF_Output* inpu
   }
   std::vector<std::string> target_names;
   for (int i = 0; i < ntargets; ++i) {
-    if (target_opers[i] == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(function, ": target ", i, " is NULL"));
-    }
+    RETURN_IF_ERROR(CheckOperationOf(session->graph, target_opers[i], function));
     const std::string& name = target_opers[i]->node->name();
     if (run->targets.count(name) == 0) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -151,13 +151,13 @@ absl::Status SyncGraph(TF_Session* session) {
     num_ops = graph->ops.size();
     num_functions = graph->graph.library.function_size();
     if (num_ops == session->synced_ops.load(std::memory_order_acquire)) return absl::OkStatus();
-    // Operations are never removed, so the export's nodes are in the order of `ops`.
-    tensorflow::GraphDef def = graph->graph.ToGraphDef();
-    for (int i = static_cast<int>(session->synced_ops.load()); i < def.node_size(); ++i) {
-      *addition.add_node() = std::move(*def.mutable_node(i));
+    // Only the new operations, each as it was added (its NodeDef's inputs name its edges), not
+    // an export of the whole graph.
+    for (size_t i = session->synced_ops.load(); i < num_ops; ++i) {
+      *addition.add_node() = graph->ops[i]->node->def();
     }
-    for (int i = session->synced_functions; i < def.library().function_size(); ++i) {
-      *addition.mutable_library()->add_function() = def.library().function(i);
+    for (int i = session->synced_functions; i < num_functions; ++i) {
+      *addition.mutable_library()->add_function() = graph->graph.library.function(i);
     }
   }
   RETURN_IF_ERROR(session->session->Extend(addition));
@@ -230,12 +230,7 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
   std::vector<int>& fed_index = scratch.fed_index;  // per output: the feed it is, or -1
   feeds.resize(ninputs);
   for (int i = 0; i < ninputs; ++i) {
-    RETURN_IF_ERROR(CheckOutput(inputs[i], function));
-    if (inputs[i].oper->graph != session->graph) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "TF_SessionRun: input ", i, " ('", inputs[i].oper->node->name(),
-          "') belongs to another graph than the session's"));
-    }
+    RETURN_IF_ERROR(CheckOutputOf(session->graph, inputs[i], function));
     if (input_values[i] == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
           "TF_SessionRun: the value of input ", i, " ('",
@@ -249,12 +244,7 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
   fetches.clear();
   fed_index.assign(noutputs, -1);
   for (int i = 0; i < noutputs; ++i) {
-    RETURN_IF_ERROR(CheckOutput(outputs[i], function));
-    if (outputs[i].oper->graph != session->graph) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "TF_SessionRun: output ", i, " ('", outputs[i].oper->node->name(),
-          "') belongs to another graph than the session's"));
-    }
+    RETURN_IF_ERROR(CheckOutputOf(session->graph, outputs[i], function));
     const std::string& name = outputs[i].oper->output_names[outputs[i].index];
     for (int j = 0; j < ninputs; ++j) {
       if (feeds[j].first == name) fed_index[i] = j;
@@ -263,14 +253,7 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
   }
   targets.resize(ntargets);
   for (int i = 0; i < ntargets; ++i) {
-    if (target_opers[i] == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("TF_SessionRun: target ", i, " is NULL"));
-    }
-    if (target_opers[i]->graph != session->graph) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "TF_SessionRun: target ", i, " ('", target_opers[i]->node->name(),
-          "') belongs to another graph than the session's"));
-    }
+    RETURN_IF_ERROR(CheckOperationOf(session->graph, target_opers[i], function));
     targets[i] = target_opers[i]->node->name();
   }
 

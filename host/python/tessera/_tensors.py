@@ -41,7 +41,7 @@ def lend_array(array, tf_type):
     runtime copies it if it is not 64-byte aligned); the array lives until the tensor's memory is
     given back."""
     shape = array.shape
-    dims = (ctypes.c_int64 * max(1, len(shape)))(*shape)
+    dims = _dims(shape)
     key = next(_lent_keys)
     _lent[key] = array
     tensor = _c.lib.TF_NewTensor(tf_type, dims, len(shape), array.ctypes.data, array.nbytes,
