@@ -32,6 +32,7 @@ targets=(
   "graph_run_fuzzer tests/fuzz/corpus/graph_run"
   "graphdef_run_fuzzer @/tests/fuzz/graphdef_run_corpus"
   "c_api_fuzzer host/c_api/fuzz/corpus"
+  "saved_model_fuzzer host/saved_model/fuzz/corpus"
 )
 names=()
 for entry in "${targets[@]}"; do names+=("${entry%% *}"); done

@@ -17,6 +17,7 @@ packages=(
   libboost-dev        # find_package(Boost): Boost.DLL loads plugins
   nlohmann-json3-dev  # find_package(nlohmann_json): plugin manifests
   libcli11-dev        # find_package(CLI11): the tessera program's command line
+  libre2-dev          # pkg_check_modules(re2): StaticRegexFullMatch
   libssl-dev          # find_package(OpenSSL): manifest sha256, transport TLS
   libgtest-dev libgmock-dev  # find_package(GTest)
   libbenchmark-dev    # find_package(benchmark): bench/

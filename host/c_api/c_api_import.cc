@@ -210,6 +210,13 @@ absl::Status Import(TF_Graph* graph, const tensorflow::GraphDef& def,
 }
 
 }  // namespace
+
+absl::Status ImportGraphDefLocked(TF_Graph* graph, const tensorflow::GraphDef& def) {
+  static const TF_ImportGraphDefOptions kDefaults;
+  TF_ImportGraphDefResults results;
+  return Import(graph, def, kDefaults, &results);
+}
+
 }  // namespace c_api
 }  // namespace tessera
 

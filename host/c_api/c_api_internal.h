@@ -78,6 +78,10 @@ struct PartialRun;
 }  // namespace c_api
 }  // namespace tessera
 
+struct TF_SessionOptions {
+  tessera::SessionOptions options;
+};
+
 struct TF_Session {
   TF_Graph* graph;
   std::unique_ptr<tessera::Session> session;
@@ -137,6 +141,10 @@ absl::Status RunByName(TF_Session* session, const RunOptions& options,
                        const std::vector<std::string>& fetches,
                        const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
                        RunMetadata* metadata, const char* function);
+
+// Imports `def` into `graph` as TF_GraphImportGraphDef does without options.
+absl::Status ImportGraphDefLocked(TF_Graph* graph, const tensorflow::GraphDef& def)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph->mu);
 
 // Copies `bytes` into `buffer`, calling the deallocator of what it held.
 void SetBuffer(TF_Buffer* buffer, const std::string& bytes);

@@ -21,10 +21,6 @@
 #include "registry/plugin_registry.h"
 #include "tessera/c_api.h"
 
-struct TF_SessionOptions {
-  tessera::SessionOptions options;
-};
-
 struct TF_DeviceList {
   std::vector<std::string> names;
   std::vector<std::string> types;

@@ -199,6 +199,13 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(tensorflow::GraphDef&& def
 inline constexpr int kMaxGraphDefNesting = 100;
 
 absl::StatusOr<tensorflow::GraphDef> ReadGraphDefFile(const std::string& path);
+// Reads any message the way ReadGraphDefFile reads a GraphDef (the same formats by extension, the
+// same limits), into `message`. Messages name the file "<noun> '<path>'" ("meta graph file
+// 'model.meta'") and the message by its type name ("MetaGraphDef"). With
+// `allow_unknown_text_fields`, text format skips fields the message does not declare, as binary
+// parsing always does.
+absl::Status ReadProtoFile(const std::string& path, absl::string_view noun,
+                           bool allow_unknown_text_fields, google::protobuf::Message* message);
 // Writes text format for ".pbtxt"/".txt", binary otherwise.
 absl::Status WriteGraphDefFile(const tensorflow::GraphDef& def, const std::string& path);
 

@@ -46,72 +46,92 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
   std::string error_;
 };
 
-absl::Status ParseBinary(const std::string& bytes, const std::string& path,
-                         tensorflow::GraphDef* def) {
+// How a file's messages name it: "graph file 'model.pb'" and "GraphDef".
+struct FileKind {
+  absl::string_view noun;
+  absl::string_view type_name;
+  bool allow_unknown_text_fields = false;
+};
+
+absl::Status ParseBinary(const std::string& bytes, const std::string& path, const FileKind& kind,
+                         google::protobuf::Message* def) {
   google::protobuf::io::CodedInputStream stream(reinterpret_cast<const uint8_t*>(bytes.data()),
                                                 static_cast<int>(bytes.size()));
   stream.SetTotalBytesLimit(INT_MAX);
   if (!def->ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "graph file '", path, "' is not a valid binary GraphDef (", bytes.size(), " bytes)"));
+    return absl::InvalidArgumentError(absl::StrCat(kind.noun, " '", path,
+                                                   "' is not a valid binary ", kind.type_name,
+                                                   " (", bytes.size(), " bytes)"));
   }
   return absl::OkStatus();
 }
 
-absl::Status ParseText(const std::string& text, const std::string& path,
-                       tensorflow::GraphDef* def) {
+absl::Status ParseText(const std::string& text, const std::string& path, const FileKind& kind,
+                       google::protobuf::Message* def) {
   google::protobuf::TextFormat::Parser parser;
+  parser.AllowUnknownField(kind.allow_unknown_text_fields);
   // protobuf's text parser recurses once per nested message with no limit of its own: a file
   // nested a few thousand levels deep would overflow the stack. The binary parser's limit.
   parser.SetRecursionLimit(kMaxGraphDefNesting);
   FirstErrorCollector errors;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(text, def)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("graph file '", path, "' is not a valid text GraphDef: ", errors.error()));
+    return absl::InvalidArgumentError(absl::StrCat(kind.noun, " '", path, "' is not a valid text ",
+                                                   kind.type_name, ": ", errors.error()));
   }
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::StatusOr<tensorflow::GraphDef> ReadGraphDefFile(const std::string& path) {
+absl::Status ReadFile(const std::string& path, const FileKind& kind,
+                      google::protobuf::Message* def) {
   std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) return ErrnoStatus(errno, absl::StrCat("cannot open graph file '", path, "'"));
+  if (!file) return ErrnoStatus(errno, absl::StrCat("cannot open ", kind.noun, " '", path, "'"));
   const std::streamoff size = file.tellg();
   if (size < 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("graph file '", path, "' is not a regular file"));
+        absl::StrCat(kind.noun, " '", path, "' is not a regular file"));
   }
   if (size > static_cast<std::streamoff>(INT_MAX)) {
-    return absl::InvalidArgumentError(absl::StrCat("graph file '", path, "' has ", size,
+    return absl::InvalidArgumentError(absl::StrCat(kind.noun, " '", path, "' has ", size,
                                                    " bytes, above the 2 GiB protobuf limit"));
   }
   // Read straight into one buffer: graphs with embedded weights approach the 2 GiB limit.
   std::string bytes(static_cast<size_t>(size), '\0');
   file.seekg(0);
   if (!file.read(bytes.data(), size)) {
-    return ErrnoStatus(errno, absl::StrCat("cannot read graph file '", path, "'"));
+    return ErrnoStatus(errno, absl::StrCat("cannot read ", kind.noun, " '", path, "'"));
   }
-  tensorflow::GraphDef def;
   switch (FormatFromPath(path)) {
     case Format::kBinary:
-      RETURN_IF_ERROR(ParseBinary(bytes, path, &def));
-      return def;
+      return ParseBinary(bytes, path, kind, def);
     case Format::kText:
-      RETURN_IF_ERROR(ParseText(bytes, path, &def));
-      return def;
+      return ParseText(bytes, path, kind, def);
     case Format::kUnknown:
       break;
   }
-  absl::Status binary = ParseBinary(bytes, path, &def);
-  if (binary.ok()) return def;
-  def.Clear();
-  absl::Status text = ParseText(bytes, path, &def);
-  if (text.ok()) return def;
-  return absl::InvalidArgumentError(
-      absl::StrCat("graph file '", path,
-                   "' is neither a binary nor a text GraphDef (as text: ", text.message(), ")"));
+  absl::Status binary = ParseBinary(bytes, path, kind, def);
+  if (binary.ok()) return binary;
+  def->Clear();
+  absl::Status text = ParseText(bytes, path, kind, def);
+  if (text.ok()) return text;
+  return absl::InvalidArgumentError(absl::StrCat(kind.noun, " '", path,
+                                                 "' is neither a binary nor a text ",
+                                                 kind.type_name, " (as text: ", text.message(),
+                                                 ")"));
+}
+
+}  // namespace
+
+absl::StatusOr<tensorflow::GraphDef> ReadGraphDefFile(const std::string& path) {
+  tensorflow::GraphDef def;
+  RETURN_IF_ERROR(ReadFile(path, {"graph file", "GraphDef"}, &def));
+  return def;
+}
+
+absl::Status ReadProtoFile(const std::string& path, absl::string_view noun,
+                           bool allow_unknown_text_fields, google::protobuf::Message* message) {
+  return ReadFile(path, {noun, message->GetDescriptor()->name(), allow_unknown_text_fields},
+                  message);
 }
 
 absl::Status WriteGraphDefFile(const tensorflow::GraphDef& def, const std::string& path) {

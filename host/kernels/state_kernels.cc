@@ -218,12 +218,19 @@ class IsInitializedKernel final : public OpKernel {
   }
 };
 
+// DisableCopyOnRead.
+class NoOpKernel final : public OpKernel {
+ public:
+  NoOpKernel() : OpKernel({false, true, false}) {}
+  absl::Status Compute(TSR_KernelContext* ctx) override { return absl::OkStatus(); }
+};
+
 }  // namespace
 
 bool IsStateKernelOp(absl::string_view op) {
   return op == "VariableV2" || op == "Variable" || op == "Assign" ||
          op == "IsVariableInitialized" || op == "VarHandleOp" || op == "ReadVariableOp" ||
-         op == "AssignVariableOp" || op == "VarIsInitializedOp";
+         op == "AssignVariableOp" || op == "VarIsInitializedOp" || op == "DisableCopyOnRead";
 }
 
 void StateKernelMemoryTypes(const Node& node, std::vector<bool>* inputs_on_host,
@@ -269,6 +276,10 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateStateKernel(const Node& node, De
   }
   if (op == "IsVariableInitialized" || op == "VarIsInitializedOp") {
     return std::unique_ptr<OpKernel>(new IsInitializedKernel());
+  }
+  if (op == "DisableCopyOnRead") {
+    // Reading a variable never copies it here: there is nothing to disable.
+    return std::unique_ptr<OpKernel>(new NoOpKernel());
   }
   return absl::NotFoundError(absl::StrCat("op '", op, "' has no state kernel"));
 }

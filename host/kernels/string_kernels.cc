@@ -10,11 +10,14 @@
 #include "host/framework/tensor_proto_util.h"
 #include "host/graph/graph.h"
 #include "host/kernels/checkpoint_kernels.h"
+#include "host/kernels/string_op_kernels.h"
 
 namespace tessera {
 namespace {
 
-constexpr char kStringOps[] = "Const, Identity, Placeholder and PlaceholderWithDefault";
+constexpr char kStringOps[] =
+    "Const, Identity, Placeholder, PlaceholderWithDefault, Select, Pack, StringJoin, "
+    "ShardedFilename, ShardedFilespec and StaticRegexFullMatch";
 
 bool TypeAttrIsString(const Node& node, absl::string_view name) {
   const tensorflow::AttrValue* value = node.attr(name);
@@ -122,11 +125,12 @@ bool IsStringKernelNode(const Node& node) {
   if (op == "Const" || op == "Placeholder" || op == "PlaceholderWithDefault") {
     return TypeAttrIsString(node, "dtype");
   }
-  return IsHostForward(node);
+  return IsHostForward(node) || IsStringOpNode(node);
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateStringKernel(const Node& node) {
   const std::string& op = node.op();
+  if (IsStringOpNode(node)) return CreateStringOpKernel(node);
   if (op == "Const") {
     ASSIGN_OR_RETURN(Tensor value, ConstValue(node));
     return std::unique_ptr<OpKernel>(new StringConstKernel(std::move(value)));

@@ -22,7 +22,7 @@ class Node;
 bool HasStringEdge(const Node& node);
 
 // True for Const, Identity, Placeholder and PlaceholderWithDefault whose type attr (dtype or T)
-// is string, and for Identity of a resource or variant handle and IdentityN with a string,
+// is string, for the string ops of host/kernels/string_op_kernels.h, and for Identity of a resource or variant handle and IdentityN with a string,
 // resource or variant among its types (which inlined function calls and lowered loops make):
 // the host's kernels run them on every device type, forwarding each input to its output.
 bool IsStringKernelNode(const Node& node);

@@ -22,6 +22,7 @@ absl::Status RegisterStandardOps(OpRegistry* registry) {
   RETURN_IF_ERROR(RegisterStateOps(registry));
   RETURN_IF_ERROR(RegisterTrainingOps(registry));
   RETURN_IF_ERROR(RegisterIoOps(registry));
+  RETURN_IF_ERROR(RegisterStringOps(registry));
   RETURN_IF_ERROR(RegisterArrayGradOps(registry));
   RETURN_IF_ERROR(RegisterImageOps(registry));
   RETURN_IF_ERROR(RegisterDataFlowOps(registry));

@@ -25,6 +25,7 @@ absl::Status RegisterRandomOps(OpRegistry* registry);    // random_ops.cc
 absl::Status RegisterStateOps(OpRegistry* registry);     // state_ops.cc
 absl::Status RegisterTrainingOps(OpRegistry* registry);  // training_ops.cc
 absl::Status RegisterIoOps(OpRegistry* registry);        // io_ops.cc
+absl::Status RegisterStringOps(OpRegistry* registry);    // string_ops.cc
 absl::Status RegisterArrayGradOps(OpRegistry* registry);  // array_grad_ops.cc
 absl::Status RegisterImageOps(OpRegistry* registry);      // image_ops.cc
 absl::Status RegisterDataFlowOps(OpRegistry* registry);   // data_flow_ops.cc

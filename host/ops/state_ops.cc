@@ -203,6 +203,12 @@ absl::Status RegisterStateOps(OpRegistry* registry) {
                                            .TypeAttr("dtype")
                                            .TypeAttr("Tindices", {TSR_DTYPE_INT32, TSR_DTYPE_INT64})
                                            .SetShapeFn(UnknownShape)));
+  // TensorFlow 2.14+ restore functions call it before assigning a restored value; the host's
+  // variables never copy on read, so it has nothing to change.
+  RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("DisableCopyOnRead")
+                                           .Input("resource", TSR_DTYPE_RESOURCE)
+                                           .SetIsStateful()
+                                           .SetShapeFn(UnknownShape)));
   RETURN_IF_ERROR(RegisterOp(registry, OpDefBuilder("VarIsInitializedOp")
                                            .Input("resource", TSR_DTYPE_RESOURCE)
                                            .Output("is_initialized", TSR_DTYPE_BOOL)

@@ -1,8 +1,7 @@
-// Parsing of `tessera` arguments on CLI11: "--opt VALUE" and "--opt=VALUE", repeatable options,
-// with Tessera's own messages for every usage error.
+// Parsing of `tessera` arguments: each command's options and checks, with Tessera's own messages
+// for every usage error (the option machinery is cli_options.h).
 #include "host/tools/cli_args.h"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -18,336 +17,17 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
+#include "host/tools/cli_options.h"
 #include "host/tools/tensor_summary.h"
 #include "host/tools/tf_config.h"
 #include "registry/manifest.h"
 #include "tessera/plugin_api/common.h"
 
-
 namespace tessera {
 namespace cli {
 namespace {
 
-absl::Status UsageError(absl::string_view command, absl::string_view message) {
-  std::string prefix = command.empty() ? "tessera" : absl::StrCat("tessera ", command);
-  return absl::InvalidArgumentError(absl::StrCat(prefix, ": ", message));
-}
-
-// TensorFlow's node-name rule: [A-Za-z0-9.][A-Za-z0-9_>./-]*.
-bool IsNodeName(absl::string_view name) {
-  if (name.empty()) return false;
-  unsigned char first = static_cast<unsigned char>(name[0]);
-  if (!absl::ascii_isalnum(first) && first != '.') return false;
-  for (char c : name.substr(1)) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '>' && c != '.' &&
-        c != '/' && c != '-') {
-      return false;
-    }
-  }
-  return true;
-}
-
-// "node" or "node:k".
-bool IsTensorName(absl::string_view name) {
-  size_t colon = name.rfind(':');
-  if (colon == absl::string_view::npos) return IsNodeName(name);
-  absl::string_view index = name.substr(colon + 1);
-  int value;
-  return IsNodeName(name.substr(0, colon)) && !index.empty() &&
-         absl::c_all_of(index, [](char c) { return absl::ascii_isdigit(c); }) &&
-         absl::SimpleAtoi(index, &value);
-}
-
-// One option of a subcommand: its name, what its value is (empty for a flag, which takes none)
-// and what to do with each occurrence, in command-line order.
-struct OptionSpec {
-  std::string name;
-  std::string what;
-  std::function<absl::Status(const std::string& value)> handle;
-};
-
-// Parses the arguments of `command` (args[0] is the command) on CLI11: options by name, one
-// value each (the next argument or "=VALUE"), repeatable; flags without a value. Each occurrence
-// is handed to its spec's handler in command-line order, then every other argument to
-// `argument` in order (an unknown option included: it starts with '-'). The first error ends it.
-absl::Status ParseOptions(const std::string& command, const std::vector<std::string>& args,
-                          const std::vector<OptionSpec>& specs,
-                          const std::function<absl::Status(const std::string&)>& argument) {
-  auto find = [&](absl::string_view name) -> const OptionSpec* {
-    for (const OptionSpec& spec : specs) {
-      if (spec.name == name) return &spec;
-    }
-    return nullptr;
-  };
-  // "--opt=VALUE" becomes "--opt" "VALUE", so an explicit empty value stays a value; a flag
-  // given a value is refused here (CLI11 would read it as a boolean).
-  std::vector<std::string> tokens;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const size_t eq = arg.find('=');
-    const OptionSpec* spec =
-        absl::StartsWith(arg, "--") && eq != std::string::npos ? find(arg.substr(0, eq)) : nullptr;
-    if (spec == nullptr) {
-      tokens.push_back(arg);
-    } else if (spec->what.empty()) {
-      return UsageError(
-          command, absl::StrCat(spec->name, " takes no value, got '", arg.substr(eq + 1), "'"));
-    } else {
-      tokens.push_back(spec->name);
-      tokens.push_back(arg.substr(eq + 1));
-    }
-  }
-
-  CLI::App app;
-  app.set_help_flag();  // -h and --help are handled before parsing
-  app.allow_extras(true);
-  std::vector<std::vector<std::string>> values(specs.size());
-  std::map<const CLI::Option*, const OptionSpec*> spec_of;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    CLI::Option* option = specs[i].what.empty() ? app.add_flag(specs[i].name)
-                                                : app.add_option(specs[i].name, values[i])
-                                                      ->type_size(1)
-                                                      ->allow_extra_args(false)
-                                                      ->take_all();
-    spec_of[option] = &specs[i];
-  }
-  std::reverse(tokens.begin(), tokens.end());  // CLI11 takes a vector last argument first
-  try {
-    app.parse(tokens);
-  } catch (const CLI::ArgumentMismatch& e) {
-    // "--opt: 1 required TEXT missing": the last option had no value left.
-    const std::string message = e.what();
-    for (const OptionSpec& spec : specs) {
-      if (absl::StartsWith(message, spec.name + ":")) {
-        return UsageError(command, absl::StrCat(spec.name, " needs a value (", spec.what, ")"));
-      }
-    }
-    return UsageError(command, message);
-  } catch (const CLI::ParseError& e) {
-    return UsageError(command, e.what());
-  }
-  std::map<const OptionSpec*, size_t> next;
-  for (const CLI::Option* option : app.parse_order()) {
-    const OptionSpec* spec = spec_of.at(option);
-    const auto index = static_cast<size_t>(spec - specs.data());
-    const std::string value = spec->what.empty() ? "" : values[index][next[spec]++];
-    RETURN_IF_ERROR(spec->handle(value));
-  }
-  for (const std::string& arg : app.remaining()) RETURN_IF_ERROR(argument(arg));
-  return absl::OkStatus();
-}
-
 bool IsHelp(absl::string_view arg) { return arg == "--help" || arg == "-h"; }
-
-absl::StatusOr<int64_t> ParseTimeoutMs(absl::string_view option, absl::string_view value,
-                                       absl::string_view command = "serve") {
-  int64_t ms;
-  if (!absl::SimpleAtoi(value, &ms) || ms < 1) {
-    return UsageError(
-        command, absl::StrCat(option, " expects a number of milliseconds >= 1, got '", value, "'"));
-  }
-  return ms;
-}
-
-absl::StatusOr<int> ParseThreads(absl::string_view command, absl::string_view option,
-                                 absl::string_view value) {
-  int n;
-  if (!absl::SimpleAtoi(value, &n) || n < 0) {
-    return UsageError(command,
-                      absl::StrCat(option, " expects a non-negative integer, got '", value, "'"));
-  }
-  return n;
-}
-
-// A device type as the placer spells it: a letter, then letters, digits or '_'.
-bool IsDeviceType(absl::string_view type) {
-  if (type.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(type[0]))) return false;
-  return absl::c_all_of(
-      type, [](char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-// The device counts of one command line (--cpu-devices, --device-count), with the option that
-// set each type, for messages.
-class DeviceCountReader {
- public:
-  DeviceCountReader(std::string command, std::map<std::string, int>* device_count)
-      : command_(std::move(command)), device_count_(device_count) {}
-
-  // "--cpu-devices N" with N >= 1.
-  absl::Status ParseCpuDevices(absl::string_view value) {
-    int n;
-    if (!absl::SimpleAtoi(value, &n) || n < 1) {
-      return UsageError(command_,
-                        absl::StrCat("--cpu-devices expects an integer >= 1, got '", value, "'"));
-    }
-    return Set("CPU", n, absl::StrCat("--cpu-devices ", value));
-  }
-
-  // "--device-count TYPE=N" with N >= 0 (>= 1 for CPU); TYPE is case-insensitive.
-  absl::Status ParseDeviceCount(absl::string_view value) {
-    size_t eq = value.find('=');
-    if (eq == absl::string_view::npos || eq == 0 || eq + 1 == value.size()) {
-      return UsageError(command_, absl::StrCat("--device-count expects TYPE=N, got '", value, "'"));
-    }
-    absl::string_view type = value.substr(0, eq);
-    absl::string_view count = value.substr(eq + 1);
-    if (!IsDeviceType(type)) {
-      return UsageError(command_, absl::StrCat("--device-count expects a device type (a letter, "
-                                               "then letters, digits or '_') before '=', got '",
-                                               type, "'"));
-    }
-    int n;
-    if (!absl::SimpleAtoi(count, &n) || n < 0) {
-      return UsageError(command_, absl::StrCat("--device-count expects a count >= 0 after '=', "
-                                               "got '",
-                                               count, "' in '", value, "'"));
-    }
-    return Set(absl::AsciiStrToUpper(type), n, absl::StrCat("--device-count ", value));
-  }
-
- private:
-  // Records the count of one device type; `given` is the option as the user wrote it.
-  absl::Status Set(const std::string& type, int count, const std::string& given) {
-    if (type == "CPU" && count < 1) {
-      return UsageError(command_,
-                        absl::StrCat(given, ": at least one CPU device is needed, got ", count));
-    }
-    auto [it, inserted] = given_by_.emplace(type, given);
-    if (!inserted) {
-      return UsageError(command_, absl::StrCat("the device count of ", type, " is given twice: '",
-                                               it->second, "' and '", given, "'"));
-    }
-    (*device_count_)[type] = count;
-    return absl::OkStatus();
-  }
-
-  std::string command_;
-  std::map<std::string, int>* device_count_;
-  std::map<std::string, std::string> given_by_;
-};
-
-// "host:port" with a port in 1..65535 (the host is checked by whoever connects).
-bool IsHostPort(absl::string_view address) {
-  size_t colon = address.rfind(':');
-  if (colon == absl::string_view::npos || colon == 0) return false;
-  for (char c : address.substr(0, colon)) {
-    if (absl::ascii_isspace(static_cast<unsigned char>(c)) || c == '/') return false;
-  }
-  absl::string_view port = address.substr(colon + 1);
-  int value;
-  return !port.empty() && port.size() <= 5 &&
-         absl::c_all_of(port, [](char c) { return absl::ascii_isdigit(c); }) &&
-         absl::SimpleAtoi(port, &value) && value >= 1 && value <= 65535;
-}
-
-// A distributed session target: "SCHEME://HOST:PORT" with a lower-case scheme ("grpc").
-bool IsServerTarget(absl::string_view target) {
-  size_t separator = target.find("://");
-  if (separator == absl::string_view::npos || separator == 0) return false;
-  absl::string_view scheme = target.substr(0, separator);
-  if (!absl::ascii_islower(static_cast<unsigned char>(scheme[0]))) return false;
-  for (char c : scheme) {
-    if (!absl::ascii_islower(static_cast<unsigned char>(c)) &&
-        !absl::ascii_isdigit(static_cast<unsigned char>(c)) && c != '+' && c != '.' && c != '-') {
-      return false;
-    }
-  }
-  return IsHostPort(target.substr(separator + 3));
-}
-
-// --plugin-allow, --plugin-require-sha256, --plugin-prefer and --plugin-config: the plugin
-// policy of every command that loads plugins. Each setting's source is named after its option.
-void AddPluginPolicyOptions(const std::string& command, PluginPolicyOptions* policy,
-                            std::vector<OptionSpec>* specs) {
-  specs->push_back({"--plugin-allow", "plugin names NAME[,NAME...]", [=](const std::string& value) {
-                      const std::vector<std::string> names = absl::StrSplit(value, ',');
-                      for (const std::string& name : names) {
-                        if (!IsValidPluginName(name)) {
-                          return UsageError(
-                              command, absl::StrCat("--plugin-allow expects plugin names "
-                                                    "([a-z0-9_-]+, comma-separated), got '",
-                                                    name, "' in '", value, "'"));
-                        }
-                      }
-                      if (!policy->allowlist.has_value()) policy->allowlist.emplace();
-                      policy->allowlist->insert(names.begin(), names.end());
-                      policy->allowlist_source = "--plugin-allow";
-                      return absl::OkStatus();
-                    }});
-  specs->push_back({"--plugin-require-sha256", "", [=](const std::string&) {
-                      policy->require_sha256 = true;
-                      policy->require_sha256_source = "--plugin-require-sha256";
-                      return absl::OkStatus();
-                    }});
-  specs->push_back({"--plugin-prefer", "TYPE=NAME", [=](const std::string& value) {
-                      const size_t eq = value.find('=');
-                      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
-                        return UsageError(command, absl::StrCat("--plugin-prefer expects "
-                                                                "TYPE=NAME, got '",
-                                                                value, "'"));
-                      }
-                      const std::string type = value.substr(0, eq);
-                      const std::string name = value.substr(eq + 1);
-                      if (!IsDeviceType(type)) {
-                        return UsageError(command, absl::StrCat("--plugin-prefer expects a device "
-                                                                "type (a letter, then letters, "
-                                                                "digits or '_') before '=', got '",
-                                                                type, "'"));
-                      }
-                      if (!IsValidPluginName(name)) {
-                        return UsageError(command, absl::StrCat("--plugin-prefer expects a plugin "
-                                                                "name ([a-z0-9_-]+) after '=', "
-                                                                "got '",
-                                                                name, "'"));
-                      }
-                      auto [it, inserted] = policy->preferred_providers.emplace(
-                          absl::AsciiStrToUpper(type), name);
-                      if (!inserted && it->second != name) {
-                        return UsageError(
-                            command, absl::StrCat("--plugin-prefer gives device type ", it->first,
-                                                  " two plugins: '", it->second, "' and '", name,
-                                                  "'"));
-                      }
-                      policy->preferred_providers_source = "--plugin-prefer";
-                      return absl::OkStatus();
-                    }});
-  specs->push_back({"--plugin-config", "a JSON file", [=](const std::string& value) {
-                      if (value.empty()) {
-                        return UsageError(command, "--plugin-config expects a JSON file, got ''");
-                      }
-                      if (policy->config_file.has_value() && *policy->config_file != value) {
-                        return UsageError(command, absl::StrCat("--plugin-config is given twice: '",
-                                                                *policy->config_file, "' and '",
-                                                                value, "'"));
-                      }
-                      policy->config_file = value;
-                      return absl::OkStatus();
-                    }});
-}
-
-// Options that are the same in `tessera run` and `tessera serve`.
-void AddRuntimeOptions(const std::string& command, std::vector<std::string>* plugin_paths,
-                       int* inter_op_threads, int* intra_op_threads,
-                       DeviceCountReader* device_counts, std::vector<OptionSpec>* specs) {
-  specs->push_back({"--plugin", "a manifest file or folder", [=](const std::string& value) {
-                      plugin_paths->push_back(value);
-                      return absl::OkStatus();
-                    }});
-  for (const char* option : {"--inter-op-threads", "--intra-op-threads"}) {
-    int* threads =
-        std::string(option) == "--inter-op-threads" ? inter_op_threads : intra_op_threads;
-    specs->push_back({option, "a number of threads", [=](const std::string& value) {
-                        ASSIGN_OR_RETURN(*threads, ParseThreads(command, option, value));
-                        return absl::OkStatus();
-                      }});
-  }
-  specs->push_back({"--cpu-devices", "a number of CPU devices", [=](const std::string& value) {
-                      return device_counts->ParseCpuDevices(value);
-                    }});
-  specs->push_back({"--device-count", "TYPE=N", [=](const std::string& value) {
-                      return device_counts->ParseDeviceCount(value);
-                    }});
-}
 
 absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
   RunArgs& run = out->run;
@@ -389,6 +69,29 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
                      run.targets.push_back(value);
                      return absl::OkStatus();
                    }});
+  std::set<std::string> input_keys;
+  specs.push_back({"--input", "KEY=FILE.npy", [&](const std::string& value) {
+                     size_t eq = value.find('=');
+                     if (eq == std::string::npos || eq == 0 || eq + 1 == value.size()) {
+                       return UsageError(
+                           "run", absl::StrCat("--input expects KEY=FILE.npy, got '", value, "'"));
+                     }
+                     std::string key = value.substr(0, eq);
+                     if (!input_keys.insert(key).second) {
+                       return UsageError("run",
+                                         absl::StrCat("signature input '", key, "' is given twice"));
+                     }
+                     run.inputs.emplace_back(key, value.substr(eq + 1));
+                     return absl::OkStatus();
+                   }});
+  specs.push_back({"--checkpoint", "a checkpoint prefix", [&](const std::string& value) {
+                     if (value.empty()) {
+                       return UsageError("run", "--checkpoint expects a checkpoint prefix, got ''");
+                     }
+                     run.checkpoint_prefix = value;
+                     return absl::OkStatus();
+                   }});
+  AddSavedModelOptions("run", &run.saved_model_dir, &run.tags, &run.signature_key, &specs);
   specs.push_back({"--output-dir", "a folder", [&](const std::string& value) {
                      if (value.empty())
                        return UsageError("run", "--output-dir expects a folder, got ''");
@@ -442,10 +145,40 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
     run.graph_path = arg;
     return absl::OkStatus();
   }));
-  if (run.graph_path.empty()) {
-    return UsageError("run", "missing GRAPH (a .pb or .pbtxt file; see 'tessera run --help')");
+  const bool saved_model = !run.saved_model_dir.empty();
+  if (saved_model && !run.graph_path.empty()) {
+    return UsageError("run", absl::StrCat("give GRAPH or --saved-model DIR, not both (got '",
+                                          run.graph_path, "' and --saved-model '",
+                                          run.saved_model_dir, "')"));
   }
-  if (run.fetches.empty() && run.targets.empty()) {
+  if (!saved_model && run.graph_path.empty()) {
+    return UsageError("run",
+                      "missing GRAPH (a .pb, .pbtxt or .meta file) or --saved-model DIR (see "
+                      "'tessera run --help')");
+  }
+  if (!saved_model) {
+    for (const auto& [given, option] :
+         {std::pair<bool, const char*>{!run.tags.empty(), "--tag-set"},
+          {!run.signature_key.empty(), "--signature-def"},
+          {!run.inputs.empty(), "--input"}}) {
+      if (given) {
+        return UsageError("run", absl::StrCat(option, " needs --saved-model DIR"));
+      }
+    }
+  }
+  if (!run.checkpoint_prefix.empty() && !absl::EndsWith(run.graph_path, ".meta")) {
+    return UsageError("run", "--checkpoint restores the variables of a MetaGraphDef: GRAPH must "
+                             "be a .meta file");
+  }
+  if (saved_model && run.fetches.empty() && run.targets.empty() && !run.feeds.empty()) {
+    return UsageError("run", "--feed feeds graph tensors of a run with --fetch or --target; a "
+                             "signature's inputs are given with --input KEY=FILE.npy");
+  }
+  if (saved_model) {
+    if (run.tags.empty()) run.tags = {"serve"};
+    if (run.signature_key.empty()) run.signature_key = "serving_default";
+  }
+  if (run.fetches.empty() && run.targets.empty() && !saved_model) {
     return UsageError("run", "nothing to run; give at least one --fetch or --target");
   }
   if (!run.output_dir.empty()) {
@@ -624,6 +357,38 @@ absl::Status ParsePlugins(const std::vector<std::string>& args, CliArgs* out) {
   });
 }
 
+absl::Status ParseShow(const std::vector<std::string>& args, CliArgs* out) {
+  ShowArgs& show = out->show;
+  std::vector<OptionSpec> specs;
+  AddSavedModelOptions("show", &show.saved_model_dir, &show.tags, &show.signature_key, &specs);
+  specs.push_back({"--meta-graph", "a MetaGraphDef file", [&](const std::string& value) {
+                     if (value.empty()) {
+                       return UsageError("show", "--meta-graph expects a file, got ''");
+                     }
+                     if (!show.meta_graph_path.empty()) {
+                       return UsageError("show", "--meta-graph is given more than once");
+                     }
+                     show.meta_graph_path = value;
+                     return absl::OkStatus();
+                   }});
+  RETURN_IF_ERROR(ParseOptions("show", args, specs, [](const std::string& arg) {
+    if (absl::StartsWith(arg, "-")) {
+      return UsageError("show",
+                        absl::StrCat("unknown option '", arg, "' (see 'tessera show --help')"));
+    }
+    return UsageError("show", absl::StrCat("unexpected argument '", arg,
+                                           "'; give --saved-model DIR or --meta-graph FILE"));
+  }));
+  if (show.saved_model_dir.empty() == show.meta_graph_path.empty()) {
+    return UsageError("show", "give one of --saved-model DIR and --meta-graph FILE");
+  }
+  if (!show.meta_graph_path.empty() && !show.tags.empty()) {
+    return UsageError("show", "--tag-set chooses a SavedModel's MetaGraph; a --meta-graph file "
+                              "has one");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ParseOps(const std::vector<std::string>& args, CliArgs* out) {
   OpsArgs& ops = out->ops;
   bool json = false;
@@ -685,7 +450,8 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
   CliArgs out;
   if (args.empty()) {
     return UsageError(
-        "", "missing command; expected 'run', 'serve', 'plugins' or 'ops' (see 'tessera --help')");
+        "", "missing command; expected 'run', 'serve', 'plugins', 'ops' or 'show' (see 'tessera "
+            "--help')");
   }
   const std::string& first = args[0];
   if (IsHelp(first) || first == "help") {
@@ -693,7 +459,8 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
     if (first == "help" && args.size() > 1) {
       if (CommandUsage(args[1]).empty()) {
         return UsageError("help", absl::StrCat("unknown command '", args[1],
-                                               "'; expected 'run', 'serve', 'plugins' or 'ops'"));
+                                               "'; expected 'run', 'serve', 'plugins', 'ops' or "
+                                               "'show'"));
       }
       out.help_topic = args[1];
     }
@@ -704,7 +471,8 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
     return out;
   }
   // "tessera <command> ... --help" shows the command's usage, whatever else is given.
-  if (first == "run" || first == "plugins" || first == "serve" || first == "ops") {
+  if (first == "run" || first == "plugins" || first == "serve" || first == "ops" ||
+      first == "show") {
     if (std::any_of(args.begin() + 1, args.end(), [](const std::string& a) { return IsHelp(a); })) {
       out.command = Command::kHelp;
       out.help_topic = first;
@@ -721,6 +489,9 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
   } else if (first == "ops") {
     out.command = Command::kOps;
     status = ParseOps(args, &out);
+  } else if (first == "show") {
+    out.command = Command::kShow;
+    status = ParseShow(args, &out);
   } else if (first == "serve") {
     out.command = Command::kServe;
     status = ParseServe(args, environment, &out);
@@ -729,7 +500,8 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
   } else {
     return UsageError(
         "", absl::StrCat("unknown command '", first,
-                         "'; expected 'run', 'serve', 'plugins' or 'ops' (see 'tessera --help')"));
+                         "'; expected 'run', 'serve', 'plugins', 'ops' or 'show' (see 'tessera "
+                         "--help')"));
   }
   if (!status.ok()) return status;
   return out;

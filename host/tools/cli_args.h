@@ -15,9 +15,21 @@
 namespace tessera {
 namespace cli {
 
-// `tessera run GRAPH [options]`.
+// `tessera run GRAPH [options]` or `tessera run --saved-model DIR [options]`.
 struct RunArgs {
+  // A GraphDef (.pb, .pbtxt) or a MetaGraphDef (.meta); empty with --saved-model.
   std::string graph_path;
+  // --checkpoint PREFIX: with a .meta GRAPH, restore its variables through its saver first.
+  std::string checkpoint_prefix;
+  // --saved-model DIR: load the SavedModel (variables restored, init op run) and run it.
+  std::string saved_model_dir;
+  // --tag-set TAG[,TAG...]: the SavedModel's MetaGraph (default "serve").
+  std::vector<std::string> tags;
+  // --signature-def KEY: the signature --input names and, without --fetch or --target, the one
+  // that runs (default "serving_default").
+  std::string signature_key;
+  // --input KEY=FILE.npy: a signature input by key, in the order given.
+  std::vector<std::pair<std::string, std::string>> inputs;
   // (tensor name, .npy path), in the order given.
   std::vector<std::pair<std::string, std::string>> feeds;
   std::vector<std::string> fetches;
@@ -71,6 +83,17 @@ struct ServeArgs {
   int64_t step_idle_timeout_ms = 0;
 };
 
+// `tessera show --saved-model DIR [--tag-set TAGS] [--signature-def KEY]` or
+// `tessera show --meta-graph FILE [--signature-def KEY]`.
+struct ShowArgs {
+  std::string saved_model_dir;
+  std::string meta_graph_path;
+  // Empty: every MetaGraph.
+  std::vector<std::string> tags;
+  // Empty: every signature.
+  std::string signature_key;
+};
+
 // `tessera plugins [--json] [--plugin PATH]... [plugin policy options]`.
 struct PluginsArgs {
   bool json = false;
@@ -97,16 +120,18 @@ enum class Command {
   kServe,
   kPlugins,
   kOps,
+  kShow,
 };
 
 struct CliArgs {
   Command command = Command::kHelp;
-  // For kHelp: "", "run", "serve", "plugins" or "ops".
+  // For kHelp: "", "run", "serve", "plugins", "ops" or "show".
   std::string help_topic;
   RunArgs run;
   ServeArgs serve;
   PluginsArgs plugins;
   OpsArgs ops;
+  ShowArgs show;
 };
 
 // The environment variables the parser reads, so that tests can give their own.

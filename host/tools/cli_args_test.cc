@@ -276,11 +276,11 @@ TEST(CliArgsTest, UsageTexts) {
 
 TEST(CliArgsErrorTest, ProgramLevel) {
   EXPECT_EQ(UsageError({}),
-            "tessera: missing command; expected 'run', 'serve', 'plugins' or 'ops' (see 'tessera "
-            "--help')");
-  EXPECT_EQ(UsageError({"walk"}),
-            "tessera: unknown command 'walk'; expected 'run', 'serve', 'plugins' or 'ops' (see "
+            "tessera: missing command; expected 'run', 'serve', 'plugins', 'ops' or 'show' (see "
             "'tessera --help')");
+  EXPECT_EQ(UsageError({"walk"}),
+            "tessera: unknown command 'walk'; expected 'run', 'serve', 'plugins', 'ops' or 'show' "
+            "(see 'tessera --help')");
   EXPECT_EQ(UsageError({"--verbose"}),
             "tessera: unknown option '--verbose' (see 'tessera --help')");
   EXPECT_EQ(UsageError({"ops", "--json", "--markdown"}),
@@ -296,7 +296,8 @@ TEST(CliArgsErrorTest, ProgramLevel) {
   EXPECT_EQ(UsageError({"ops", "--markdown=yes"}),
             "tessera ops: --markdown takes no value, got 'yes'");
   EXPECT_EQ(UsageError({"help", "walk"}),
-            "tessera help: unknown command 'walk'; expected 'run', 'serve', 'plugins' or 'ops'");
+            "tessera help: unknown command 'walk'; expected 'run', 'serve', 'plugins', 'ops' or "
+            "'show'");
 }
 
 TEST(CliArgsErrorTest, FeedSyntax) {
@@ -417,9 +418,11 @@ TEST(CliArgsErrorTest, DeviceCount) {
 
 TEST(CliArgsErrorTest, RunArguments) {
   EXPECT_EQ(UsageError({"run"}),
-            "tessera run: missing GRAPH (a .pb or .pbtxt file; see 'tessera run --help')");
+            "tessera run: missing GRAPH (a .pb, .pbtxt or .meta file) or --saved-model DIR "
+            "(see 'tessera run --help')");
   EXPECT_EQ(UsageError({"run", "--fetch", "y"}),
-            "tessera run: missing GRAPH (a .pb or .pbtxt file; see 'tessera run --help')");
+            "tessera run: missing GRAPH (a .pb, .pbtxt or .meta file) or --saved-model DIR "
+            "(see 'tessera run --help')");
   EXPECT_EQ(UsageError({"run", "g.pb"}),
             "tessera run: nothing to run; give at least one --fetch or --target");
   EXPECT_EQ(UsageError({"run", "g.pb", "h.pb", "--fetch", "y"}),
@@ -625,6 +628,102 @@ TEST(CliArgsErrorTest, PluginsArguments) {
             "tessera plugins: unknown option '--all' (see 'tessera plugins --help')");
   EXPECT_EQ(UsageError({"plugins", "cpu"}),
             "tessera plugins: unexpected argument 'cpu'; plugin paths are given with --plugin");
+}
+
+}  // namespace
+}  // namespace cli
+}  // namespace tessera
+
+// ---- SavedModels and MetaGraphs ------------------------------------------------------------
+
+namespace tessera {
+namespace cli {
+namespace {
+
+TEST(CliArgsSavedModelTest, RunASavedModelBySignatureOrByTensorNames) {
+  CliArgs args = Parse({"run", "--saved-model", "model", "--input", "x=x.npy", "--input=y=y.npy",
+                        "--output-dir", "out"});
+  EXPECT_EQ(args.run.saved_model_dir, "model");
+  EXPECT_TRUE(args.run.graph_path.empty());
+  EXPECT_THAT(args.run.tags, ElementsAre("serve"));
+  EXPECT_EQ(args.run.signature_key, "serving_default");
+  EXPECT_THAT(args.run.inputs, ElementsAre(Pair("x", "x.npy"), Pair("y", "y.npy")));
+  EXPECT_TRUE(args.run.fetches.empty());
+
+  args = Parse({"run", "--saved-model=model", "--tag-set", "serve,gpu", "--signature-def",
+                "classify", "--feed", "x:0=x.npy", "--fetch", "y:0"});
+  EXPECT_THAT(args.run.tags, ElementsAre("serve", "gpu"));
+  EXPECT_EQ(args.run.signature_key, "classify");
+  EXPECT_THAT(args.run.fetches, ElementsAre("y:0"));
+
+  args = Parse({"run", "model.meta", "--checkpoint", "ckpt/model-100", "--fetch", "y"});
+  EXPECT_EQ(args.run.graph_path, "model.meta");
+  EXPECT_EQ(args.run.checkpoint_prefix, "ckpt/model-100");
+}
+
+TEST(CliArgsSavedModelTest, RunUsageErrors) {
+  EXPECT_EQ(UsageError({"run", "g.pb", "--saved-model", "m", "--fetch", "y"}),
+            "tessera run: give GRAPH or --saved-model DIR, not both (got 'g.pb' and --saved-model "
+            "'m')");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--tag-set", "serve"}),
+            "tessera run: --tag-set needs --saved-model DIR");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--signature-def", "s"}),
+            "tessera run: --signature-def needs --saved-model DIR");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--input", "x=a.npy"}),
+            "tessera run: --input needs --saved-model DIR");
+  EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--checkpoint", "c"}),
+            "tessera run: --checkpoint restores the variables of a MetaGraphDef: GRAPH must be a "
+            ".meta file");
+  EXPECT_EQ(UsageError({"run", "m.meta", "--fetch", "y", "--checkpoint="}),
+            "tessera run: --checkpoint expects a checkpoint prefix, got ''");
+  EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--input", "x"}),
+            "tessera run: --input expects KEY=FILE.npy, got 'x'");
+  EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--input", "x=a.npy", "--input", "x=b.npy"}),
+            "tessera run: signature input 'x' is given twice");
+  EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--tag-set", "serve,,gpu"}),
+            "tessera run: --tag-set expects tags TAG[,TAG...], got 'serve,,gpu'");
+  EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--saved-model", "n"}),
+            "tessera run: --saved-model is given more than once");
+  EXPECT_EQ(UsageError({"run", "--saved-model="}),
+            "tessera run: --saved-model expects a folder, got ''");
+  EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--signature-def", "a", "--signature-def=b"}),
+            "tessera run: --signature-def is given more than once");
+  EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--tag-set", "a", "--tag-set", "b"}),
+            "tessera run: --tag-set is given more than once");
+  EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--feed", "x:0=a.npy"}),
+            "tessera run: --feed feeds graph tensors of a run with --fetch or --target; a "
+            "signature's inputs are given with --input KEY=FILE.npy");
+}
+
+TEST(CliArgsSavedModelTest, Show) {
+  CliArgs args = Parse({"show", "--saved-model", "m"});
+  EXPECT_EQ(args.command, Command::kShow);
+  EXPECT_EQ(args.show.saved_model_dir, "m");
+  EXPECT_TRUE(args.show.tags.empty());
+  EXPECT_TRUE(args.show.signature_key.empty());
+  args = Parse({"show", "--saved-model", "m", "--tag-set", "serve", "--signature-def", "s"});
+  EXPECT_THAT(args.show.tags, ElementsAre("serve"));
+  EXPECT_EQ(args.show.signature_key, "s");
+  args = Parse({"show", "--meta-graph", "model.meta"});
+  EXPECT_EQ(args.show.meta_graph_path, "model.meta");
+  EXPECT_EQ(Parse({"show", "--help"}).help_topic, "show");
+  EXPECT_THAT(CommandUsage("show"), StartsWith("usage: tessera show"));
+
+  EXPECT_EQ(UsageError({"show"}),
+            "tessera show: give one of --saved-model DIR and --meta-graph FILE");
+  EXPECT_EQ(UsageError({"show", "--saved-model", "m", "--meta-graph", "g.meta"}),
+            "tessera show: give one of --saved-model DIR and --meta-graph FILE");
+  EXPECT_EQ(UsageError({"show", "--meta-graph", "g.meta", "--tag-set", "serve"}),
+            "tessera show: --tag-set chooses a SavedModel's MetaGraph; a --meta-graph file has "
+            "one");
+  EXPECT_EQ(UsageError({"show", "m"}),
+            "tessera show: unexpected argument 'm'; give --saved-model DIR or --meta-graph FILE");
+  EXPECT_EQ(UsageError({"show", "--all"}),
+            "tessera show: unknown option '--all' (see 'tessera show --help')");
+  EXPECT_EQ(UsageError({"show", "--meta-graph="}),
+            "tessera show: --meta-graph expects a file, got ''");
+  EXPECT_EQ(UsageError({"show", "--meta-graph", "a", "--meta-graph", "b"}),
+            "tessera show: --meta-graph is given more than once");
 }
 
 }  // namespace

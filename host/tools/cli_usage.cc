@@ -15,7 +15,8 @@ namespace cli {
 std::string ProgramUsage() {
   return R"(usage: tessera <command> [options]
 
-Runs TensorFlow-style graphs (GraphDef .pb/.pbtxt) with plugin devices and kernels.
+Runs TensorFlow graphs (GraphDef .pb/.pbtxt, MetaGraphDef .meta, SavedModel folders) with
+plugin devices and kernels.
 
 commands:
   run       run one step of a graph: feed .npy files, print and save fetched tensors
@@ -23,6 +24,8 @@ commands:
   serve     run one task of a cluster: a master and a worker serving other tasks and clients
   plugins   list the plugins found, what they provide, and why any was rejected
   ops       list every op with its kernels per device type, or a graph's ops that cannot run
+  show      print a SavedModel's tag-sets and signatures (or a MetaGraphDef's), with each input
+            and output's dtype and shape
 
 options:
   -h, --help      show this help ('tessera <command> --help' for a command's options)
@@ -33,6 +36,8 @@ examples:
       --fetch probabilities --fetch predicted_class
   tessera serve --cluster 'worker=localhost:2222,localhost:2223' --job worker --task 0
   tessera ops --graph model.pb
+  tessera show --saved-model export/1
+  tessera run --saved-model export/1 --input x=x.npy --output-dir out
 )";
 }
 
@@ -40,11 +45,26 @@ std::string CommandUsage(const std::string& command) {
   if (command.empty()) return ProgramUsage();
   if (command == "run") {
     return R"(usage: tessera run GRAPH [options]
+       tessera run --saved-model DIR [options]
 
-Runs one step of GRAPH (a GraphDef: binary .pb or text .pbtxt) and prints each fetched tensor:
-its name, type, shape and first values.
+Runs one step of GRAPH (a GraphDef: binary .pb or text .pbtxt; or a MetaGraphDef, .meta, whose
+variables --checkpoint restores) and prints each fetched tensor: its name, type, shape and first
+values.
+
+With --saved-model, loads the SavedModel in DIR as TensorFlow's loader does (the MetaGraph of
+--tag-set, its variables restored from DIR/variables, its assets fed, its init op run). Without
+--fetch or --target it runs the signature --signature-def: --input feeds its inputs by key, and
+every output is printed (and written to --output-dir as KEY.npy) under its key. With --fetch or
+--target it runs those tensors and nodes by graph name, --feed and --input both feeding.
 
 options:
+  --saved-model DIR        run the SavedModel in folder DIR instead of GRAPH
+  --tag-set TAG[,TAG...]   the SavedModel's MetaGraph with exactly these tags (default serve)
+  --signature-def KEY      the signature --input and a run without --fetch use (default
+                           serving_default)
+  --input KEY=FILE.npy     feed the signature's input KEY with a .npy file (repeatable)
+  --checkpoint PREFIX      with a .meta GRAPH: restore its variables from the checkpoint PREFIX
+                           through its saver before the step
   --feed NAME=FILE.npy     feed tensor NAME ("node" or "node:k") with a .npy file (repeatable)
   --fetch TENSOR           fetch TENSOR ("node" or "node:k") (repeatable)
   --target NODE            run NODE without fetching anything from it (repeatable)
@@ -85,8 +105,8 @@ options:
                            --plugin paths must provide the transport named by SCHEME
   -h, --help               show this help
 
-At least one --fetch or --target is required. Exit status: 0 on success, 1 when the run
-fails, 2 for a usage error.
+At least one --fetch or --target is required, except with --saved-model. Exit status: 0 on
+success, 1 when the run fails, 2 for a usage error.
 )";
   }
   if (command == "serve") {
@@ -200,6 +220,27 @@ options:
 
 Exit status: 0; 1 when the graph has ops that cannot run or plugins cannot be loaded; 2 for a
 usage error.
+)";
+  }
+  if (command == "show") {
+    return R"(usage: tessera show --saved-model DIR [--tag-set TAG[,TAG...]] [--signature-def KEY]
+       tessera show --meta-graph FILE [--signature-def KEY]
+
+Prints what a SavedModel holds: each MetaGraph's tag-set, then each of its signatures with its
+method and, per input and output, the key, dtype, shape and graph tensor. For a MetaGraphDef file
+(.meta): its tags, saver, collections and signatures. Reads the files only: no plugin is loaded
+and nothing runs.
+
+options:
+  --saved-model DIR        the SavedModel folder (saved_model.pb or saved_model.pbtxt)
+  --meta-graph FILE        a MetaGraphDef file instead (binary or text)
+  --tag-set TAG[,TAG...]   only the MetaGraph with exactly these tags
+  --signature-def KEY      only this signature (of the MetaGraph tagged serve unless --tag-set
+                           says otherwise)
+  -h, --help               show this help
+
+Exit status: 0 on success, 1 when the files cannot be read or what is asked is not in them, 2
+for a usage error.
 )";
   }
   return "";

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "host/kernels/checkpoint_kernels.h"
 #include "host/kernels/host_kernels.h"
+#include "host/kernels/string_op_kernels.h"
 #include "host/ops/node_def_util.h"
 #include "host/ops/op_registry.h"
 #include "host/runtime/device.h"
@@ -28,7 +29,7 @@ using Json = nlohmann::ordered_json;
 const char* StringKernelTypeAttr(absl::string_view op) {
   if (op == "Const" || op == "Placeholder" || op == "PlaceholderWithDefault") return "dtype";
   if (op == "Identity" || op == "IdentityN") return "T";
-  return nullptr;
+  return StringOnlyKernelTypeAttr(op);
 }
 
 // The call ops that graph import inlines, and the functional control flow it lowers to calls
@@ -186,13 +187,14 @@ NodeVerdict CheckNode(const tensorflow::NodeDef& node, const Environment& env,
     std::vector<int> types;
     if ((type_attr != nullptr && AttrTypes(with_defaults, type_attr, &types) && types.size() == 1 &&
          types[0] == TSR_DTYPE_STRING) ||
-        MovesTensorsOnly(op) || IsCheckpointKernelOp(op)) {
+        MovesTensorsOnly(op) || IsCheckpointKernelOp(op) || IsStringOp(op)) {
       return {};
     }
     return {false, "no kernel",
             "takes or makes string tensors; strings live in host memory, where the host runs "
-            "only Const, Identity, Placeholder and PlaceholderWithDefault of strings, moves "
-            "them, and saves and restores them"};
+            "only Const, Identity, Placeholder, PlaceholderWithDefault, Select and Pack of "
+            "strings and the string ops of file names, moves them, and saves and restores "
+            "them"};
   }
   if (IsHostKernelOp(op)) return {};
   std::vector<std::string> with_kernels;  // device types present with a kernel of the op
@@ -247,7 +249,7 @@ OpCatalog BuildOpCatalog(const Environment& env) {
     op.name = name;
     op.origin = registration != nullptr ? registration->origin : "standard";
     op.host_kernel = IsHostKernelOp(name);
-    op.host_string_kernel = StringKernelTypeAttr(name) != nullptr;
+    op.host_string_kernel = StringKernelTypeAttr(name) != nullptr || IsStringOp(name);
     op.inlined = IsFunctionCallOp(name);
     auto it = kernels.find(name);
     if (it != kernels.end()) op.kernels = std::move(it->second);

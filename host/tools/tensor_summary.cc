@@ -149,19 +149,21 @@ std::string FormatValues(const Tensor& tensor, int max_values) {
 }
 
 std::string FormatFetches(const std::vector<std::string>& names,
-                          const std::vector<Tensor>& tensors, int max_values) {
+                          const std::vector<Tensor>& tensors, int max_values,
+                          bool tensor_names) {
   size_t name_width = 0, type_width = 0, shape_width = 0;
-  std::vector<std::string> types, shapes;
+  std::vector<std::string> types, shapes, shown;
   for (size_t i = 0; i < tensors.size(); ++i) {
     types.push_back(TypeName(tensors[i].dtype()));
     shapes.push_back(tensors[i].shape().DebugString());
-    name_width = std::max(name_width, CanonicalTensorName(names[i]).size());
+    shown.push_back(tensor_names ? CanonicalTensorName(names[i]) : names[i]);
+    name_width = std::max(name_width, shown.back().size());
     type_width = std::max(type_width, types.back().size());
     shape_width = std::max(shape_width, shapes.back().size());
   }
   std::string out;
   for (size_t i = 0; i < tensors.size(); ++i) {
-    std::string name = CanonicalTensorName(names[i]);
+    const std::string& name = shown[i];
     absl::StrAppend(&out, name, std::string(name_width - name.size() + 2, ' '), types[i],
                     std::string(type_width - types[i].size() + 2, ' '), shapes[i],
                     std::string(shape_width - shapes[i].size() + 2, ' '),

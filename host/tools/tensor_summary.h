@@ -27,9 +27,12 @@ std::string TypeName(DataType dtype);
 // or 4 significant digits with an exponent when the largest shown value is >= 1e5 or < 1e-3.
 std::string FormatValues(const Tensor& tensor, int max_values);
 
-// One line per tensor: "name  type  [shape]  values", columns aligned across the lines.
+// One line per tensor: "name  type  [shape]  values", columns aligned across the lines. Names are
+// tensor names, shown canonical ("y" as "y:0"), unless `tensor_names` is false (a signature's
+// output keys, shown as given).
 std::string FormatFetches(const std::vector<std::string>& names,
-                          const std::vector<Tensor>& tensors, int max_values = 10);
+                          const std::vector<Tensor>& tensors, int max_values = 10,
+                          bool tensor_names = true);
 
 }  // namespace cli
 }  // namespace tessera

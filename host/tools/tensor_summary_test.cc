@@ -65,6 +65,16 @@ TEST(TensorSummaryTest, AlignsColumns) {
             "predicted_class:0  int64    [1]    1\n");
 }
 
+// A signature's output keys are shown as given, not as tensor names.
+TEST(TensorSummaryTest, KeysStayAsGiven) {
+  std::string text = FormatFetches({"scores", "classes"},
+                                   {Tensor::Vector<float>({0.5f}), Tensor::Vector<int64_t>({3})},
+                                   /*max_values=*/10, /*tensor_names=*/false);
+  EXPECT_EQ(text,
+            "scores   float32  [1]  0.5\n"
+            "classes  int64    [1]  3\n");
+}
+
 }  // namespace
 }  // namespace cli
 }  // namespace tessera

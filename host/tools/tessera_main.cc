@@ -10,6 +10,7 @@
 #include "host/tools/plugins_command.h"
 #include "host/tools/run_command.h"
 #include "host/tools/serve_command.h"
+#include "host/tools/show_command.h"
 
 int main(int argc, char** argv) {
   using tessera::cli::Command;
@@ -46,6 +47,9 @@ int main(int argc, char** argv) {
       break;
     case Command::kOps:
       status = tessera::cli::OpsCommand(parsed->ops, std::cout);
+      break;
+    case Command::kShow:
+      status = tessera::cli::ShowCommand(parsed->show, std::cout);
       break;
   }
   if (!status.ok()) {

@@ -111,14 +111,15 @@ TEST_F(CliTest, HelpAndVersion) {
 
 TEST_F(CliTest, UsageErrorsExitWithStatus2) {
   ExpectUsageError({},
-                   "tessera: missing command; expected 'run', 'serve', 'plugins' or 'ops' (see "
-                   "'tessera --help')");
-  ExpectUsageError({"walk"},
-                   "tessera: unknown command 'walk'; expected 'run', 'serve', 'plugins' or 'ops' "
+                   "tessera: missing command; expected 'run', 'serve', 'plugins', 'ops' or 'show' "
                    "(see 'tessera --help')");
+  ExpectUsageError({"walk"},
+                   "tessera: unknown command 'walk'; expected 'run', 'serve', 'plugins', 'ops' or "
+                   "'show' (see 'tessera --help')");
   ExpectUsageError({"--verbose"}, "tessera: unknown option '--verbose' (see 'tessera --help')");
   ExpectUsageError({"run"},
-                   "tessera run: missing GRAPH (a .pb or .pbtxt file; see 'tessera run --help')");
+                   "tessera run: missing GRAPH (a .pb, .pbtxt or .meta file) or --saved-model DIR "
+            "(see 'tessera run --help')");
   ExpectUsageError({"run", "g.pb"},
                    "tessera run: nothing to run; give at least one --fetch or --target");
   ExpectUsageError({"run", "g.pb", "--feed", "x", "--fetch", "y"},
@@ -144,8 +145,8 @@ TEST_F(CliTest, UsageErrorsExitWithStatus2) {
                    "--plugin");
   ExpectUsageError({"plugins", "--json=1"}, "tessera plugins: --json takes no value, got '1'");
   ExpectUsageError({"help", "walk"},
-                   "tessera help: unknown command 'walk'; expected 'run', 'serve', 'plugins' or "
-                   "'ops'");
+                   "tessera help: unknown command 'walk'; expected 'run', 'serve', 'plugins', "
+                   "'ops' or 'show'");
   ExpectUsageError({"ops", "g.pb"},
                    "tessera ops: unexpected argument 'g.pb'; a graph is given with --graph FILE");
   ExpectUsageError({"ops", "--json", "--markdown"},

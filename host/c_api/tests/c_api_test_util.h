@@ -100,5 +100,7 @@ void TestFrozenGraph(void);
 void TestGradients(void);
 void TestPartialRuns(void);
 void TestLibraries(void);
+/* c_api_saved_model_test.c */
+void TestSavedModel(void);
 
 #endif /* TESSERA_HOST_C_API_TESTS_C_API_TEST_UTIL_H_ */

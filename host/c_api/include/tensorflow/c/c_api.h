@@ -384,6 +384,17 @@ typedef struct TF_Session TF_Session;
  * the session's next run. */
 TF_CAPI_EXPORT extern TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts,
                                                 TF_Status* status);
+/* Loads the SavedModel in export_dir (saved_model.pb or saved_model.pbtxt, variables/, assets/)
+ * as TensorFlow's loader does: the MetaGraph whose tags are exactly tags[0..tags_len), its
+ * variables restored and its init op run. Its graph is imported into `graph`, which must be empty
+ * and outlive the session; meta_graph_def, when not NULL, receives the chosen MetaGraphDef,
+ * serialized (its signature_def maps signature keys to the graph's tensor names). run_options
+ * (a serialized tensorflow.RunOptions or NULL) gives the restore and init steps their
+ * timeout_in_ms. session_options and run_options may be NULL. */
+TF_CAPI_EXPORT extern TF_Session* TF_LoadSessionFromSavedModel(
+    const TF_SessionOptions* session_options, const TF_Buffer* run_options,
+    const char* export_dir, const char* const* tags, int tags_len, TF_Graph* graph,
+    TF_Buffer* meta_graph_def, TF_Status* status);
 /* Refuses new runs; runs in progress finish. */
 TF_CAPI_EXPORT extern void TF_CloseSession(TF_Session* session, TF_Status* status);
 /* Closes the session if needed and frees it; NULL is ignored. */
