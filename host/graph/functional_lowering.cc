@@ -1,4 +1,5 @@
-// LowerFunctionalControlFlow and ExpandFunctions: If and While as v1 control flow around calls.
+// LowerFunctionalControlFlow and ExpandFunctions: If, Case and While as v1 control flow around
+// calls.
 #include "host/graph/functional_lowering.h"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "base/status_macros.h"
 #include "host/graph/control_flow.h"
 #include "host/graph/node_def_builder_util.h"
+#include "host/graph/tensor_id.h"
 #include "host/ops/attr_util.h"
 #include "host/ops/node_def_util.h"
 
@@ -21,6 +23,8 @@ namespace {
 
 bool IsIf(absl::string_view op) { return op == "If" || op == "StatelessIf"; }
 bool IsWhile(absl::string_view op) { return op == "While" || op == "StatelessWhile"; }
+bool IsCase(absl::string_view op) { return op == "Case" || op == "StatelessCase"; }
+bool IsFunctional(absl::string_view op) { return IsIf(op) || IsWhile(op) || IsCase(op); }
 
 // The types a condition may have: those Cast turns into bool (non-zero is true), and bool.
 bool IsConditionType(DataType type) {
@@ -86,10 +90,20 @@ class Lowerer {
                                                      input_types.size()));
     }
     // What the construct makes, counted before it is built: an If makes 11 nodes and 2 per input
-    // and result, a While 7 and 6 per loop variable.
-    int64_t made = IsIf(node.op())
-                       ? 11 + 2 * static_cast<int64_t>(input_types.size() + output_types.size())
-                       : 7 + 6 * static_cast<int64_t>(input_types.size());
+    // and result, a While 7 and 6 per loop variable, a Case of N branches 5 per branch, one per
+    // input and branch, and one per result.
+    const auto inputs = static_cast<int64_t>(input_types.size());
+    const auto outputs = static_cast<int64_t>(output_types.size());
+    int64_t made = 0;
+    if (IsIf(node.op())) {
+      made = 11 + 2 * (inputs + outputs);
+    } else if (IsWhile(node.op())) {
+      made = 7 + 6 * inputs;
+    } else {
+      const tensorflow::AttrValue* branches = FindNodeAttr(checked, "branches");
+      const int64_t n = branches == nullptr ? 0 : branches->list().func_size();
+      made = 2 + 5 * n + n * inputs + outputs;
+    }
     nodes_ += made - 1;
     if (nodes_ > limits_.max_nodes) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -98,6 +112,7 @@ class Lowerer {
     node_ = &checked;
     prefix_ = absl::StrCat(node.name(), "/");
     if (IsIf(node.op())) return LowerIf(data, input_types, output_types);
+    if (IsCase(node.op())) return LowerCase(data, input_types, output_types);
     return LowerWhile(data, input_types);
   }
 
@@ -121,8 +136,14 @@ class Lowerer {
                                                           const std::vector<DataType>& in,
                                                           const std::vector<DataType>* out,
                                                           std::vector<DataType>* returns) const {
+    return CheckFunction(FindNodeAttr(*node_, attr)->func(), attr, in, out, returns);
+  }
+
+  // The same for a function `f` the construct names, `attr` saying where ("branch 2").
+  absl::StatusOr<const tensorflow::NameAttrList*> CheckFunction(
+      const tensorflow::NameAttrList& f, const std::string& attr, const std::vector<DataType>& in,
+      const std::vector<DataType>* out, std::vector<DataType>* returns) const {
     const std::string label = FormatNodeForError(*node_);
-    const tensorflow::NameAttrList& f = FindNodeAttr(*node_, attr)->func();
     auto found = functions_.find(f.name());
     if (found == functions_.end()) {
       return absl::NotFoundError(absl::StrCat(label, " has ", attr, " '", f.name(),
@@ -173,6 +194,14 @@ class Lowerer {
 
   absl::Status LowerIf(const std::vector<std::string>& data, const std::vector<DataType>& in,
                        const std::vector<DataType>& out);
+  absl::Status LowerCase(const std::vector<std::string>& data, const std::vector<DataType>& in,
+                         const std::vector<DataType>& out);
+  // The results of a construct whose branches are `calls`, exactly one of which runs: a Merge per
+  // result, or with none a Merge of one Identity per branch of its pivot (of `pivot_type`) after
+  // its call.
+  void MergeBranches(const std::vector<tensorflow::NodeDef>& calls,
+                     const std::vector<std::string>& pivots, DataType pivot_type,
+                     const std::vector<DataType>& out, tensorflow::NodeDef* result);
   absl::Status LowerWhile(const std::vector<std::string>& data, const std::vector<DataType>& types);
 
   const OpRegistry& ops_;
@@ -259,6 +288,125 @@ absl::Status Lowerer::LowerIf(const std::vector<std::string>& data, const std::v
   out_->push_back(std::move(else_pivot));
   out_->push_back(std::move(then_call));
   out_->push_back(std::move(else_call));
+  out_->push_back(std::move(result));
+  return absl::OkStatus();
+}
+
+void Lowerer::MergeBranches(const std::vector<tensorflow::NodeDef>& calls,
+                             const std::vector<std::string>& pivots, DataType pivot_type,
+                             const std::vector<DataType>& out, tensorflow::NodeDef* result) {
+  const int n = static_cast<int>(calls.size());
+  if (out.empty()) {
+    tensorflow::NodeDef done = Make("branch_done", "Merge", {});
+    for (int b = 0; b < n; ++b) {
+      tensorflow::NodeDef branch_done = Make(absl::StrCat("branch_", b, "_done"), "Identity",
+                                             {pivots[b], "^" + calls[b].name()});
+      SetTypeAttr(&branch_done, "T", pivot_type);
+      done.add_input(branch_done.name());
+      out_->push_back(std::move(branch_done));
+    }
+    SetTypeAttr(&done, "T", pivot_type);
+    (*done.mutable_attr())["N"].set_i(n);
+    result->add_input("^" + done.name());
+    out_->push_back(std::move(done));
+    return;
+  }
+  for (size_t k = 0; k < out.size(); ++k) {
+    tensorflow::NodeDef merge = Make(absl::StrCat("output_", k), "Merge", {});
+    for (const tensorflow::NodeDef& call : calls) {
+      merge.add_input(OutputName(call.name(), static_cast<int>(k)));
+    }
+    SetTypeAttr(&merge, "T", out[k]);
+    (*merge.mutable_attr())["N"].set_i(n);
+    result->add_input(merge.name());
+    out_->push_back(std::move(merge));
+  }
+}
+
+// Case "c" with N branches: a cascade of two-way switches. Level b < N-1 compares the index
+// with b ("c/is_branch_b", Equal against a Const that waits on the index's node, so that it
+// lives in the index's frame); its Switch of what reached the level sends the inputs to branch b
+// when equal and on to level b+1 otherwise. The last branch takes what reaches the end, so an
+// index out of [0, N) runs it, as TensorFlow's Case does. Exactly one branch runs; the results
+// merge as an If's do.
+absl::Status Lowerer::LowerCase(const std::vector<std::string>& data,
+                                const std::vector<DataType>& in,
+                                const std::vector<DataType>& out) {
+  const std::string label = FormatNodeForError(*node_);
+  // The op's definition requires at least one branch.
+  const auto& branches = FindNodeAttr(*node_, "branches")->list().func();
+  const std::vector<DataType> branch_in(in.begin() + 1, in.end());
+  std::vector<const tensorflow::NameAttrList*> functions;
+  for (int b = 0; b < branches.size(); ++b) {
+    ASSIGN_OR_RETURN(const tensorflow::NameAttrList* f,
+                     CheckFunction(branches[b], absl::StrCat("branch ", b), branch_in, &out,
+                                   nullptr));
+    functions.push_back(f);
+  }
+  const int n = branches.size();
+  const std::string index = data[0];
+  ASSIGN_OR_RETURN(TensorId index_id, ParseTensorName(index));
+  std::vector<std::string> reaching(data.begin() + 1, data.end());  // inputs reaching the level
+  std::string live;  // a bool live only on the path that reaches the level (none at level 0)
+  std::vector<tensorflow::NodeDef> calls;
+  std::vector<std::string> pivots;
+  const DataType pivot_type = n == 1 ? TSR_DTYPE_INT32 : TSR_DTYPE_BOOL;
+  for (int b = 0; b < n; ++b) {
+    std::vector<std::string> call_inputs;
+    tensorflow::NodeDef pivot;
+    if (b < n - 1) {
+      tensorflow::NodeDef value =
+          Make(absl::StrCat("branch_index_", b), "Const", {absl::StrCat("^", index_id.node)});
+      SetTypeAttr(&value, "dtype", TSR_DTYPE_INT32);
+      tensorflow::TensorProto* tensor = (*value.mutable_attr())["value"].mutable_tensor();
+      tensor->set_dtype(tensorflow::DT_INT32);
+      tensor->mutable_tensor_shape();
+      tensor->add_int_val(b);
+      tensorflow::NodeDef equal =
+          Make(absl::StrCat("is_branch_", b), "Equal", {index, value.name()});
+      SetTypeAttr(&equal, "T", TSR_DTYPE_INT32);
+      const std::string pred = equal.name();
+      tensorflow::NodeDef switch_pred = Make(absl::StrCat("switch_pred_", b), "Switch",
+                                             {b == 0 ? pred : live, pred});
+      SetTypeAttr(&switch_pred, "T", TSR_DTYPE_BOOL);
+      if (b == 0) {
+        for (const std::string& control : controls_) switch_pred.add_input(control);
+      }
+      pivot = Make(absl::StrCat("branch_", b, "_pivot"), "Identity",
+                   {OutputName(switch_pred.name(), 1)});
+      live = switch_pred.name();
+      for (size_t k = 0; k < reaching.size(); ++k) {
+        tensorflow::NodeDef input =
+            Make(absl::StrCat("switch_", b, "_", k), "Switch", {reaching[k], pred});
+        SetTypeAttr(&input, "T", branch_in[k]);
+        call_inputs.push_back(OutputName(input.name(), 1));
+        reaching[k] = input.name();
+        out_->push_back(std::move(input));
+      }
+      out_->push_back(std::move(value));
+      out_->push_back(std::move(equal));
+      out_->push_back(std::move(switch_pred));
+    } else {
+      // The last branch: what passed every level. With a single branch, the index stands for
+      // the path (and carries the node's control inputs).
+      pivot = Make(absl::StrCat("branch_", b, "_pivot"), "Identity", {n == 1 ? index : live});
+      if (n == 1) {
+        for (const std::string& control : controls_) pivot.add_input(control);
+      }
+      call_inputs = reaching;
+    }
+    SetTypeAttr(&pivot, "T", pivot_type);
+    call_inputs.push_back("^" + pivot.name());
+    pivots.push_back(pivot.name());
+    calls.push_back(Call(absl::StrCat("branch_", b), *functions[b], call_inputs));
+    out_->push_back(std::move(pivot));
+  }
+  tensorflow::NodeDef result;
+  result.set_name(node_->name());
+  result.set_device(node_->device());
+  MergeBranches(calls, pivots, pivot_type, out, &result);
+  SetResultsOp(out, &result);
+  for (tensorflow::NodeDef& call : calls) out_->push_back(std::move(call));
   out_->push_back(std::move(result));
   return absl::OkStatus();
 }
@@ -351,7 +499,7 @@ absl::Status Lowerer::LowerWhile(const std::vector<std::string>& data,
 
 bool HasFunctionalControlFlow(const tensorflow::GraphDef& def) {
   for (const tensorflow::NodeDef& node : def.node()) {
-    if (IsIf(node.op()) || IsWhile(node.op())) return true;
+    if (IsFunctional(node.op())) return true;
   }
   return false;
 }
@@ -362,7 +510,7 @@ absl::Status LowerFunctionalControlFlow(tensorflow::GraphDef* def, const OpRegis
   std::vector<tensorflow::NodeDef> out;
   Lowerer lowerer(ops, *def, limits, &out);
   for (tensorflow::NodeDef& node : *def->mutable_node()) {
-    if (IsIf(node.op()) || IsWhile(node.op())) {
+    if (IsFunctional(node.op())) {
       RETURN_IF_ERROR(lowerer.Lower(node));
     } else {
       out.push_back(std::move(node));

@@ -1,4 +1,5 @@
-// Functional control flow (If, StatelessIf, While, StatelessWhile, as TensorFlow 2 writes it)
+// Functional control flow (If, StatelessIf, Case, StatelessCase, While, StatelessWhile, as
+// TensorFlow 2 writes it)
 // lowered to the v1 control flow the executor runs (Switch, Merge, Enter, Exit, NextIteration,
 // LoopCond), with the branches, condition and body left as calls of the library's functions for
 // the inliner (TensorFlow's LowerFunctionalOpsPass).
@@ -12,7 +13,8 @@
 
 namespace tessera {
 
-// True when a node of `def` (not of its library) is If, StatelessIf, While or StatelessWhile.
+// True when a node of `def` (not of its library) is If, StatelessIf, Case, StatelessCase, While or
+// StatelessWhile.
 bool HasFunctionalControlFlow(const tensorflow::GraphDef& def);
 
 // Rewrites every If, StatelessIf, While and StatelessWhile node of `def` (nodes of the library's
@@ -22,6 +24,11 @@ bool HasFunctionalControlFlow(const tensorflow::GraphDef& def);
 //     branch on the false ones; each result is a Merge "n/output_<k>" of the two calls'; "n"
 //     becomes the node of the results (Identity, IdentityN, or for none a NoOp that waits for
 //     whichever branch ran);
+//   - Case "c" with N branches: a cascade of Switches. Level b < N-1 compares the index with b
+//     ("c/is_branch_b": Equal against "c/branch_index_b") and switches what reached it: to
+//     branch b ("c/branch_b", gated by "c/branch_b_pivot") when equal, on to level b+1
+//     otherwise; the last branch takes what passes every level, so an index outside [0, N) runs
+//     it (TensorFlow's rule); results merge as an If's ("c/output_<k>", Merge of N);
 //   - While "w": loop frame "w" (made unique against the frames of v1 loops); each loop variable
 //     enters it ("w/enter_<k>"), merges with its
 //     next value, the condition is called on the merged values and feeds LoopCond, a Switch per

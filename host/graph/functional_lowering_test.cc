@@ -147,6 +147,38 @@ TEST_F(FunctionalLoweringTest, AnIfBecomesSwitchesTwoCallsAndMerges) {
   EXPECT_TRUE(ImportGraphDef(def, *ops_).ok());
 }
 
+TEST_F(FunctionalLoweringTest, ACaseBecomesACascadeOfSwitches) {
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(Lower("node { name: 'c' op: 'Case' input: 'k' input: 'x' input: '^before' attr { "
+                    "key: 'Tin' value { list { type: DT_FLOAT } } } attr { key: 'Tout' value { "
+                    "list { type: DT_FLOAT } } } attr { key: 'branches' value { list { func { "
+                    "name: 'Id' } func { name: 'Id' } func { name: 'Id' } } } } }",
+                    &def)
+                  .ok());
+  EXPECT_FALSE(HasFunctionalControlFlow(def));
+  // Level 0: index == 0 switches the input to branch 0 or on.
+  EXPECT_THAT(Inputs(def, "c/branch_index_0"), ElementsAre("^k"));
+  EXPECT_EQ(Find(def, "c/is_branch_0").op(), "Equal");
+  EXPECT_THAT(Inputs(def, "c/is_branch_0"), ElementsAre("k", "c/branch_index_0"));
+  EXPECT_THAT(Inputs(def, "c/switch_pred_0"),
+              ElementsAre("c/is_branch_0", "c/is_branch_0", "^before"));
+  EXPECT_THAT(Inputs(def, "c/switch_0_0"), ElementsAre("x", "c/is_branch_0"));
+  EXPECT_THAT(Inputs(def, "c/branch_0"), ElementsAre("c/switch_0_0:1", "^c/branch_0_pivot"));
+  // Level 1 takes what level 0 let through.
+  EXPECT_THAT(Inputs(def, "c/switch_pred_1"), ElementsAre("c/switch_pred_0", "c/is_branch_1"));
+  EXPECT_THAT(Inputs(def, "c/switch_1_0"), ElementsAre("c/switch_0_0", "c/is_branch_1"));
+  EXPECT_THAT(Inputs(def, "c/branch_1"), ElementsAre("c/switch_1_0:1", "^c/branch_1_pivot"));
+  // The last branch takes what passed both levels.
+  EXPECT_THAT(Inputs(def, "c/branch_2_pivot"), ElementsAre("c/switch_pred_1"));
+  EXPECT_THAT(Inputs(def, "c/branch_2"), ElementsAre("c/switch_1_0", "^c/branch_2_pivot"));
+  EXPECT_EQ(Find(def, "c/output_0").op(), "Merge");
+  EXPECT_THAT(Inputs(def, "c/output_0"), ElementsAre("c/branch_0", "c/branch_1", "c/branch_2"));
+  EXPECT_THAT(Inputs(def, "c"), ElementsAre("c/output_0"));
+
+  ASSERT_TRUE(ExpandFunctions(&def, *ops_).ok());
+  EXPECT_TRUE(ImportGraphDef(def, *ops_).ok());
+}
+
 TEST_F(FunctionalLoweringTest, AWhileBecomesALoopFrameNamedAfterIt) {
   tensorflow::GraphDef def;
   ASSERT_TRUE(Lower(WhileNode("input: 'x' input: '^before'", "type: DT_FLOAT"), &def).ok());

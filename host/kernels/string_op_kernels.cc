@@ -20,8 +20,9 @@ constexpr OpKernel::Traits kCheapHostKernel = {false, true, false};
 
 std::string ShapeString(const Tensor& t) { return t.shape().DebugString(); }
 
+// A scalar, or a vector of one element (TensorFlow's legacy scalars).
 absl::Status RequireScalar(const Tensor& t, absl::string_view what) {
-  if (t.shape().rank() != 0) {
+  if (t.shape().rank() > 1 || t.NumElements() != 1) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, " must be a scalar, got shape ", ShapeString(t)));
   }

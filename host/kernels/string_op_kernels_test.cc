@@ -91,6 +91,18 @@ TEST(StringOpKernelsTest, ShardedFileNamesAreTensorFlows) {
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_THAT(Strings(*spec), ElementsAre("/ckpt/model-?????" "-of-00008"));
 
+  // TensorFlow's legacy scalars: vectors of one element.
+  absl::StatusOr<Tensor> legacy = RunOne(
+      graph, {{"base", Strs({"p"}, TensorShape{1})}, {"shard", Tensor::Vector<int32_t>({1})},
+              {"n", Tensor::Vector<int32_t>({2})}}, "name");
+  ASSERT_TRUE(legacy.ok()) << legacy.status();
+  EXPECT_THAT(Strings(*legacy), ElementsAre("p-00001-of-00002"));
+  absl::StatusOr<Tensor> shards = RunOne(
+      graph, {feeds[0], {"shard", Tensor::Vector<int32_t>({1, 2})}, feeds[2]}, "name");
+  EXPECT_EQ(shards.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(shards.status().message(),
+              ::testing::HasSubstr("shard must be a scalar, got shape [2]"));
+
   absl::StatusOr<Tensor> bad = RunOne(
       graph,
       {{"base", Strs({"a", "b"}, TensorShape{2})}, feeds[1], feeds[2]}, "name");
@@ -138,6 +150,15 @@ TEST(StringOpKernelsTest, SelectOfStringsTakesTensorFlowsThreeConditionForms) {
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_THAT(Strings(*out), ElementsAre("t0", "e1", "e2", "t3"));
 
+  // Zero-size inputs select nothing.
+  out = RunOne(graph,
+               {{"c", Tensor::Vector<bool>({})},
+                {"t", Strs({}, TensorShape{0})},
+                {"e", Strs({}, TensorShape{0})}},
+               "s");
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->NumElements(), 0);
+
   out = RunOne(graph, {{"c", Tensor::Vector<bool>({true, false, true})}, {"t", t}, {"e", e}}, "s");
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(out.status().message(),
@@ -170,6 +191,21 @@ TEST(StringOpKernelsTest, PackOfStringsStacksAlongItsAxis) {
   out = RunOne(graph(-1), {{"a", a}, {"b", b}}, "p");
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_THAT(Strings(*out), ElementsAre("a0", "b0", "a1", "b1"));
+
+  // Rank 2 along axis 1: [2,3] inputs make [2,2,3].
+  const Tensor m = Strs({"a0", "a1", "a2", "a3", "a4", "a5"}, TensorShape{2, 3});
+  const Tensor n = Strs({"b0", "b1", "b2", "b3", "b4", "b5"}, TensorShape{2, 3});
+  out = RunOne(graph(1), {{"a", m}, {"b", n}}, "p");
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->shape(), (TensorShape{2, 2, 3}));
+  EXPECT_THAT(Strings(*out),
+              ElementsAre("a0", "a1", "a2", "b0", "b1", "b2", "a3", "a4", "a5", "b3", "b4", "b5"));
+  // Empty inputs stack to an empty tensor.
+  out = RunOne(graph(0), {{"a", Strs({}, TensorShape{0})}, {"b", Strs({}, TensorShape{0})}}, "p");
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->shape(), (TensorShape{2, 0}));
+  out = RunOne(graph(3), {{"a", a}, {"b", b}}, "p");
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
 
   out = RunOne(graph(0), {{"a", a}, {"b", Strs({"b0"}, TensorShape{1})}}, "p");
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);

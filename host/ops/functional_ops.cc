@@ -1,7 +1,8 @@
 // TensorFlow's function-call ops (PartitionedCall, StatefulPartitionedCall) and functional control
-// flow (If, StatelessIf, While, StatelessWhile). Graph import inlines every call and lowers every
-// If and While to v1 control flow (host/graph/function_inline.h, functional_lowering.h), so they
-// have no kernels: the definitions give their attrs, defaults and validation.
+// flow (If, StatelessIf, Case, StatelessCase, While, StatelessWhile). Graph import inlines every
+// call and lowers every If, Case and While to v1 control flow (host/graph/function_inline.h,
+// functional_lowering.h), so they have no kernels: the definitions give their attrs, defaults and
+// validation.
 #include "base/status_macros.h"
 #include "host/ops/standard_ops.h"
 
@@ -46,6 +47,23 @@ absl::Status RegisterFunctionalOps(OpRegistry* registry) {
         .Attr(func_attr("else_branch"))
         .Attr(output_shapes);
     if (std::string(op) == "If") builder.SetIsStateful();
+    RETURN_IF_ERROR(RegisterOp(registry, builder));
+  }
+  for (const char* op : {"Case", "StatelessCase"}) {
+    tensorflow::OpDef::AttrDef branches;
+    branches.set_name("branches");
+    branches.set_type("list(func)");
+    branches.set_has_minimum(true);
+    branches.set_minimum(1);
+    OpDefBuilder builder(op);
+    builder.Input("branch_index", TSR_DTYPE_INT32)
+        .InputTypeList("input", "Tin")
+        .OutputTypeList("output", "Tout")
+        .TypeListAttr("Tin", {}, 0)
+        .TypeListAttr("Tout", {}, 0)
+        .Attr(branches)
+        .Attr(output_shapes);
+    if (std::string(op) == "Case") builder.SetIsStateful();
     RETURN_IF_ERROR(RegisterOp(registry, builder));
   }
   for (const char* op : {"While", "StatelessWhile"}) {

@@ -33,8 +33,9 @@ absl::Status StringJoinShape(ShapeInferenceContext& ctx) {
   return absl::OkStatus();
 }
 
+// Scalars, or vectors of one element (TensorFlow's legacy scalars, which the kernels check).
 absl::Status ScalarInputsScalarOutput(ShapeInferenceContext& ctx) {
-  for (int i = 0; i < ctx.num_inputs(); ++i) RETURN_IF_ERROR(ctx.WithRank(i, 0).status());
+  for (int i = 0; i < ctx.num_inputs(); ++i) RETURN_IF_ERROR(ctx.WithRankAtMost(i, 1).status());
   ctx.set_output(0, PartialShape::Scalar());
   return absl::OkStatus();
 }

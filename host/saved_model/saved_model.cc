@@ -49,8 +49,8 @@ absl::StatusOr<std::vector<std::string>> TensorNames(const tensorflow::TensorInf
                                       info.coo_sparse().indices_tensor_name(),
                                       info.coo_sparse().dense_shape_tensor_name()};
     default:
-      return absl::InvalidArgumentError(
-          "it names no tensor (composite tensors are not supported)");
+      // A composite tensor (or none): nothing to check; RunSignature refuses it.
+      return std::vector<std::string>();
   }
 }
 
@@ -80,9 +80,26 @@ absl::Status ValidateTensorInfos(
   return absl::OkStatus();
 }
 
-// (tensor name, path) of each asset: asset_file_def, else the collection older exports use.
+// (tensor name, path) of each asset, which must exist.
 absl::StatusOr<std::vector<std::pair<std::string, Tensor>>> AssetFeeds(
     const tensorflow::MetaGraphDef& meta_graph, const std::string& dir) {
+  ASSIGN_OR_RETURN(std::vector<tensorflow::AssetFileDef> assets, AssetFileDefs(meta_graph));
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const tensorflow::AssetFileDef& asset : assets) {
+    const std::string path = JoinPath(JoinPath(dir, "assets"), asset.filename());
+    if (!IsFile(path)) {
+      return absl::NotFoundError(absl::StrCat("asset file '", path, "' (fed to '",
+                                              asset.tensor_info().name(), "') does not exist"));
+    }
+    feeds.emplace_back(asset.tensor_info().name(), Tensor::Strings(TensorShape{}, {path}));
+  }
+  return feeds;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<tensorflow::AssetFileDef>> AssetFileDefs(
+    const tensorflow::MetaGraphDef& meta_graph) {
   std::vector<tensorflow::AssetFileDef> assets(meta_graph.asset_file_def().begin(),
                                                meta_graph.asset_file_def().end());
   if (assets.empty()) {
@@ -99,34 +116,34 @@ absl::StatusOr<std::vector<std::pair<std::string, Tensor>>> AssetFeeds(
       }
     }
   }
-  std::vector<std::pair<std::string, Tensor>> feeds;
   for (size_t i = 0; i < assets.size(); ++i) {
     const tensorflow::AssetFileDef& asset = assets[i];
     if (asset.tensor_info().name().empty() || asset.filename().empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("asset ", i, " names no tensor or no file"));
+      return absl::InvalidArgumentError(absl::StrCat("asset ", i, " names no tensor or no file"));
     }
-    const std::string path = JoinPath(JoinPath(dir, "assets"), asset.filename());
-    if (!IsFile(path)) {
-      return absl::NotFoundError(absl::StrCat("asset file '", path, "' (fed to '",
-                                              asset.tensor_info().name(), "') does not exist"));
+    // A name inside assets/: an absolute path or a ".." would reach outside the export.
+    const fs::path name(asset.filename());
+    bool escapes = name.is_absolute();
+    for (const fs::path& part : name) escapes = escapes || part == "..";
+    if (escapes) {
+      return absl::InvalidArgumentError(absl::StrCat("asset ", i, " file '", asset.filename(),
+                                                     "' is not a name inside assets/"));
     }
-    feeds.emplace_back(asset.tensor_info().name(), Tensor::Strings(TensorShape{}, {path}));
   }
-  return feeds;
+  return assets;
 }
 
-// TensorFlow 2's __saved_model_init_op signature, else the main op, else the legacy init op; ""
-// when the MetaGraph has none.
 absl::StatusOr<std::string> InitOpName(const tensorflow::MetaGraphDef& meta_graph) {
   auto signature = meta_graph.signature_def().find(kSavedModelInitOpSignatureKey);
   if (signature != meta_graph.signature_def().end()) {
     auto output = signature->second.outputs().find(kSavedModelInitOpSignatureKey);
-    if (output == signature->second.outputs().end() || output->second.name().empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("signature '", kSavedModelInitOpSignatureKey,
-                                                     "' has no output '",
-                                                     kSavedModelInitOpSignatureKey, "'"));
+    if (output == signature->second.outputs().end()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "signature '", kSavedModelInitOpSignatureKey, "' has no output '",
+          kSavedModelInitOpSignatureKey, "'"));
     }
+    // An init op signature naming no node: nothing to run (TensorFlow's rule).
+    if (output->second.name().empty()) return std::string();
     ASSIGN_OR_RETURN(TensorId id, ParseTensorName(output->second.name()));
     return std::string(id.node);
   }
@@ -144,8 +161,6 @@ absl::StatusOr<std::string> InitOpName(const tensorflow::MetaGraphDef& meta_grap
   }
   return std::string();
 }
-
-}  // namespace
 
 absl::StatusOr<tensorflow::SavedModel> ReadSavedModel(const std::string& dir) {
   std::error_code error;
@@ -249,8 +264,10 @@ absl::StatusOr<SavedModelBundle> LoadSavedModel(const SessionOptions& options,
   }
   tensorflow::MetaGraphDef& meta_graph = bundle.meta_graph;
   for (const auto& [key, signature] : meta_graph.signature_def()) {
+    // The init op's signature names a node to run, not tensors (InitOpName reads it).
+    if (key == kSavedModelInitOpSignatureKey) continue;
     RETURN_IF_ERROR(WithContext(ValidateSignature(key, signature, meta_graph.graph_def()), context));
-    if (key != kSavedModelInitOpSignatureKey) bundle.signatures.emplace(key, signature);
+    bundle.signatures.emplace(key, signature);
   }
   absl::StatusOr<std::vector<std::pair<std::string, Tensor>>> assets = AssetFeeds(meta_graph, dir);
   if (!assets.ok()) return WithContext(assets.status(), context);

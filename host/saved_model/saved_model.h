@@ -42,7 +42,8 @@ absl::StatusOr<tensorflow::MetaGraphDef> ReadMetaGraphDefFile(const std::string&
 
 // Checks that every tensor the signature names (a dense tensor's name, a sparse tensor's three)
 // is an output of a node of `graph`: NOT_FOUND naming the signature, the key and the tensor;
-// INVALID_ARGUMENT for a TensorInfo without a name (composite tensors are not supported).
+// INVALID_ARGUMENT for a name that is not a tensor name. Composite tensors (TensorInfos without
+// a name) are not checked: they load, and RunSignature refuses them.
 absl::Status ValidateSignature(const std::string& key, const tensorflow::SignatureDef& signature,
                                const tensorflow::GraphDef& graph);
 
@@ -53,6 +54,19 @@ absl::Status RestoreWithSaverDef(Session* session, const tensorflow::SaverDef& s
                                  const std::string& prefix,
                                  std::vector<std::pair<std::string, Tensor>> extra_feeds = {},
                                  const RunOptions& run_options = RunOptions());
+
+// The MetaGraph's assets: asset_file_def, else the saved_model_assets collection older exports
+// use. INVALID_ARGUMENT for a collection entry that is not an AssetFileDef, an asset without a
+// tensor or a file name, or a file name that is absolute or has a ".." (it must name a file
+// inside assets/).
+absl::StatusOr<std::vector<tensorflow::AssetFileDef>> AssetFileDefs(
+    const tensorflow::MetaGraphDef& meta_graph);
+
+// The init op's node: TensorFlow 2's __saved_model_init_op signature (FAILED_PRECONDITION when
+// it lacks its output; "" when that names no node), else the saved_model_main_op collection,
+// else legacy_init_op (INVALID_ARGUMENT unless a collection names exactly one node); "" when the
+// MetaGraph has none.
+absl::StatusOr<std::string> InitOpName(const tensorflow::MetaGraphDef& meta_graph);
 
 // A session on a MetaGraph, its variables restored from `checkpoint_prefix` (none when empty)
 // through the MetaGraph's SaverDef. FAILED_PRECONDITION when a prefix is given and the MetaGraph
@@ -88,10 +102,9 @@ struct SavedModelBundle {
 //  3. with a SaverDef, restores DIR/variables/variables by running its restore op (TensorFlow 1's
 //     saver subgraph, TensorFlow 2's restore function alike): NOT_FOUND when the variables'
 //     index file is missing;
-//  4. runs the init op: TensorFlow 2's __saved_model_init_op signature, else the
-//     saved_model_main_op collection, else legacy_init_op;
-// feeding each asset's tensor (asset_file_def, or the saved_model_assets collection of older
-// exports) the path DIR/assets/FILENAME, which must exist (NOT_FOUND otherwise), in steps 3 and 4.
+//  4. runs the init op (InitOpName);
+// feeding each asset's tensor (AssetFileDefs) the path DIR/assets/FILENAME, which must exist
+// (NOT_FOUND otherwise), in steps 3 and 4.
 // Errors name the folder.
 absl::StatusOr<SavedModelBundle> LoadSavedModel(
     const SessionOptions& options, const std::string& dir,
@@ -99,8 +112,8 @@ absl::StatusOr<SavedModelBundle> LoadSavedModel(
 
 // Runs signature `key` of `bundle`: `inputs` by the signature's input keys, outputs returned by
 // its output keys (all of them). INVALID_ARGUMENT for an unknown key or input, a missing input
-// (naming the inputs it expects) or an input of the wrong dtype; sparse outputs are not
-// supported (UNIMPLEMENTED).
+// (naming the inputs it expects) or an input of the wrong dtype; UNIMPLEMENTED for a sparse or
+// composite input or output. A signature's `defaults` stand in for inputs not given.
 absl::StatusOr<std::map<std::string, Tensor>> RunSignature(
     const SavedModelBundle& bundle, const std::string& key,
     const std::map<std::string, Tensor>& inputs, const RunOptions& options = RunOptions(),

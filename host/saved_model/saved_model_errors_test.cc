@@ -114,14 +114,24 @@ TEST_F(SavedModelErrorsTest, SignaturesMustNameTensorsOfTheGraph) {
                          "': signature 'serving_default' output 'y' names tensor 'missing:0', but "
                          "the graph has no node 'missing'"));
 
+  // A TensorInfo without a name (a composite tensor) loads; running the signature is refused,
+  // the other signatures run.
   (*signature.mutable_outputs())["y"].clear_name();
   testing::WriteSavedModel(dir_, meta_);
-  status = Load();
-  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(status.message(),
-            absl::StrCat("SavedModel '", Dir(),
-                         "': signature 'serving_default' output 'y': it names no tensor "
-                         "(composite tensors are not supported)"));
+  absl::StatusOr<SavedModelBundle> bundle = LoadSavedModel(SessionOptions(), Dir());
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  absl::StatusOr<std::map<std::string, Tensor>> out =
+      RunSignature(*bundle, "serving_default", {{"x", Tensor::Vector<float>({1.0f})}});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(out.status().message(),
+            "signature 'serving_default' output 'y' is not a dense tensor");
+  EXPECT_TRUE(RunSignature(*bundle, "with_counter", {{"x", Tensor::Vector<float>({1.0f})}}).ok());
+  // So is a sparse input.
+  auto* sparse = (*bundle->signatures["with_counter"].mutable_inputs())["x"].mutable_coo_sparse();
+  sparse->set_values_tensor_name("x:0");
+  out = RunSignature(*bundle, "with_counter", {{"x", Tensor::Vector<float>({1.0f})}});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(out.status().message(), "signature 'with_counter' input 'x' is not a dense tensor");
 
   (*signature.mutable_inputs())["x"].set_name("");
   (*signature.mutable_outputs())["y"].set_name("y:0");
@@ -132,6 +142,98 @@ TEST_F(SavedModelErrorsTest, SignaturesMustNameTensorsOfTheGraph) {
             absl::StrCat("SavedModel '", Dir(),
                          "': signature 'serving_default' input 'x' names '', which is not a "
                          "tensor name"));
+}
+
+TEST_F(SavedModelErrorsTest, AssetNamesStayInsideTheAssetsFolder) {
+  testing::WriteTf1SavedModel(dir_, meta_);
+  for (const std::string& name : {std::string("/etc/passwd"), std::string("../saved_model.pb"),
+                                  std::string("sub/../../x")}) {
+    meta_.mutable_asset_file_def(0)->set_filename(name);
+    testing::WriteSavedModel(dir_, meta_);
+    absl::Status status = Load();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(status.message(), absl::StrCat("SavedModel '", Dir(), "': asset 0 file '", name,
+                                             "' is not a name inside assets/"));
+  }
+  meta_.mutable_asset_file_def(0)->clear_filename();
+  testing::WriteSavedModel(dir_, meta_);
+  absl::Status status = Load();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(),
+            absl::StrCat("SavedModel '", Dir(), "': asset 0 names no tensor or no file"));
+
+  meta_.clear_asset_file_def();
+  (*meta_.mutable_collection_def())["saved_model_assets"].mutable_any_list()->add_value()->PackFrom(
+      meta_.saver_def());
+  testing::WriteSavedModel(dir_, meta_);
+  status = Load();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(),
+            absl::StrCat("SavedModel '", Dir(),
+                         "': collection 'saved_model_assets' holds a "
+                         "'type.googleapis.com/tensorflow.SaverDef' that is not an AssetFileDef"));
+}
+
+TEST_F(SavedModelErrorsTest, InitOpsAreChosenInTensorFlowsOrder) {
+  // legacy_init_op runs when there is no main op.
+  testing::WriteTf1SavedModel(dir_, meta_);
+  auto& collections = *meta_.mutable_collection_def();
+  collections["legacy_init_op"] = collections["saved_model_main_op"];
+  collections.erase("saved_model_main_op");
+  testing::WriteSavedModel(dir_, meta_);
+  absl::StatusOr<SavedModelBundle> bundle = LoadSavedModel(SessionOptions(), Dir());
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  absl::StatusOr<std::map<std::string, Tensor>> out =
+      RunSignature(*bundle, "with_counter", {{"x", Tensor::Vector<float>({1.0f})}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(testing::Floats(out->at("z")), ::testing::ElementsAre(9.5f));
+
+  // The init op signature wins over the collections. Without the asset path both candidates
+  // fail, and the error names the one that ran: the signature's main_op, not the collection's
+  // check_asset/Assert.
+  collections["legacy_init_op"].mutable_node_list()->set_value(0, "check_asset/Assert");
+  auto& init = (*meta_.mutable_signature_def())["__saved_model_init_op"];
+  (*init.mutable_outputs())["__saved_model_init_op"].set_name("main_op");
+  meta_.clear_asset_file_def();  // the Assert fails without its asset path
+  testing::WriteSavedModel(dir_, meta_);
+  absl::Status status = Load();
+  EXPECT_THAT(std::string(status.message()), StartsWith(absl::StrCat(
+                                                 "SavedModel '", Dir(),
+                                                 "': running the init op 'main_op': ")));
+
+  // An init op signature without its output is FAILED_PRECONDITION; one whose output names no
+  // node runs nothing.
+  init.mutable_outputs()->clear();
+  (*init.mutable_outputs())["other"].set_name("main_op");
+  testing::WriteSavedModel(dir_, meta_);
+  status = Load();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(), absl::StrCat("SavedModel '", Dir(),
+                                           "': signature '__saved_model_init_op' has no output "
+                                           "'__saved_model_init_op'"));
+  init.mutable_outputs()->clear();
+  (*init.mutable_outputs())["__saved_model_init_op"].set_name("");
+  testing::WriteSavedModel(dir_, meta_);
+  EXPECT_TRUE(Load().ok()) << Load();
+}
+
+TEST_F(SavedModelErrorsTest, TheMetaGraphIsChosenAmongSeveral) {
+  testing::WriteTf1SavedModel(dir_, meta_);
+  tensorflow::SavedModel model;
+  model.set_saved_model_schema_version(1);
+  tensorflow::MetaGraphDef* train = model.add_meta_graphs();
+  train->mutable_meta_info_def()->add_tags("train");
+  *model.add_meta_graphs() = meta_;
+  std::ofstream(dir_ / "saved_model.pb", std::ios::binary) << model.SerializeAsString();
+  absl::StatusOr<const tensorflow::MetaGraphDef*> found = FindMetaGraph(model, {"serve"});
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(*found, &model.meta_graphs(1));
+  EXPECT_TRUE(Load().ok()) << Load();
+  absl::Status status = Load({"gpu"});
+  EXPECT_EQ(status.message(),
+            absl::StrCat("SavedModel '", Dir(),
+                         "' (see tessera show --saved-model): no MetaGraph has the tag-set "
+                         "{ gpu }; the SavedModel's tag-sets are { train }, { serve }"));
 }
 
 TEST_F(SavedModelErrorsTest, AssetsMustExistAndInitOpsMustBeOne) {

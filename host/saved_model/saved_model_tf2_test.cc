@@ -119,6 +119,10 @@ TEST_F(SavedModelTf2Test, LoadsAndServesWithTheIfAndTheWhileLoop) {
   // The init op's signature is not one of the model's.
   ASSERT_EQ(bundle->signatures.size(), 1u);
   EXPECT_EQ(bundle->meta_graph.object_graph_def().nodes(1).variable().name(), "v");
+  // The init op (the __saved_model_init_op signature's NoOp) ran: it set steps to 100.
+  std::vector<Tensor> steps;
+  ASSERT_TRUE(bundle->session->Run({}, {"steps/Read/ReadVariableOp:0"}, {}, &steps).ok());
+  EXPECT_EQ(*steps[0].data<int32_t>(), 100);
   // v = [3, -4] restored; x = [1, 1]: x * v = [3, -4], sum(x) > 0 adds 1, the loop doubles 3 times.
   absl::StatusOr<std::map<std::string, Tensor>> out =
       RunSignature(*bundle, "serving_default", {{"x", Tensor::Vector<float>({1.0f, 1.0f})}});

@@ -166,9 +166,9 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
       }
     }
   }
-  if (!run.checkpoint_prefix.empty() && !absl::EndsWith(run.graph_path, ".meta")) {
+  if (!run.checkpoint_prefix.empty() && !IsMetaGraphPath(run.graph_path)) {
     return UsageError("run", "--checkpoint restores the variables of a MetaGraphDef: GRAPH must "
-                             "be a .meta file");
+                             "be a .meta (or .meta.pbtxt) file");
   }
   if (saved_model && run.fetches.empty() && run.targets.empty() && !run.feeds.empty()) {
     return UsageError("run", "--feed feeds graph tensors of a run with --fetch or --target; a "
@@ -434,6 +434,11 @@ absl::Status ParseOps(const std::vector<std::string>& args, CliArgs* out) {
 }
 
 }  // namespace
+
+bool IsMetaGraphPath(absl::string_view path) {
+  return absl::EndsWith(path, ".meta") || absl::EndsWith(path, ".meta.pbtxt") ||
+         absl::EndsWith(path, ".meta.txt");
+}
 
 CliEnvironment CliEnvironment::FromProcess() {
   CliEnvironment environment;

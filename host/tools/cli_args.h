@@ -157,6 +157,10 @@ absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args,
 // The same with CliEnvironment::FromProcess().
 absl::StatusOr<CliArgs> ParseCliArgs(const std::vector<std::string>& args);
 
+// True for the GRAPH paths `tessera run` reads as a MetaGraphDef: ".meta", ".meta.pbtxt",
+// ".meta.txt".
+bool IsMetaGraphPath(absl::string_view path);
+
 // Usage texts: the program's and one per subcommand ("" for unknown topics).
 std::string ProgramUsage();
 std::string CommandUsage(const std::string& command);

@@ -673,7 +673,12 @@ TEST(CliArgsSavedModelTest, RunUsageErrors) {
             "tessera run: --input needs --saved-model DIR");
   EXPECT_EQ(UsageError({"run", "g.pb", "--fetch", "y", "--checkpoint", "c"}),
             "tessera run: --checkpoint restores the variables of a MetaGraphDef: GRAPH must be a "
-            ".meta file");
+            ".meta (or .meta.pbtxt) file");
+  EXPECT_TRUE(IsMetaGraphPath("a/model.meta"));
+  EXPECT_TRUE(IsMetaGraphPath("model.meta.pbtxt"));
+  EXPECT_TRUE(IsMetaGraphPath("model.meta.txt"));
+  EXPECT_FALSE(IsMetaGraphPath("model.pb"));
+  EXPECT_FALSE(IsMetaGraphPath("meta"));
   EXPECT_EQ(UsageError({"run", "m.meta", "--fetch", "y", "--checkpoint="}),
             "tessera run: --checkpoint expects a checkpoint prefix, got ''");
   EXPECT_EQ(UsageError({"run", "--saved-model", "m", "--input", "x"}),

@@ -47,14 +47,15 @@ std::string CommandUsage(const std::string& command) {
     return R"(usage: tessera run GRAPH [options]
        tessera run --saved-model DIR [options]
 
-Runs one step of GRAPH (a GraphDef: binary .pb or text .pbtxt; or a MetaGraphDef, .meta, whose
-variables --checkpoint restores) and prints each fetched tensor: its name, type, shape and first
+Runs one step of GRAPH (a GraphDef: binary .pb or text .pbtxt; or a MetaGraphDef, .meta or
+.meta.pbtxt, whose variables --checkpoint restores) and prints each fetched tensor: its name, type, shape and first
 values.
 
 With --saved-model, loads the SavedModel in DIR as TensorFlow's loader does (the MetaGraph of
 --tag-set, its variables restored from DIR/variables, its assets fed, its init op run). Without
 --fetch or --target it runs the signature --signature-def: --input feeds its inputs by key, and
-every output is printed (and written to --output-dir as KEY.npy) under its key. With --fetch or
+every output is printed (and written to --output-dir as KEY.npy; keys that would share a file
+are refused) under its key. With --fetch or
 --target it runs those tensors and nodes by graph name, --feed and --input both feeding.
 
 options:

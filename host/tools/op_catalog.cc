@@ -36,7 +36,8 @@ const char* StringKernelTypeAttr(absl::string_view op) {
 // (host/graph/function_inline.h, functional_lowering.h).
 bool IsFunctionCallOp(absl::string_view op) {
   return op == "PartitionedCall" || op == "StatefulPartitionedCall" || op == "If" ||
-         op == "StatelessIf" || op == "While" || op == "StatelessWhile";
+         op == "StatelessIf" || op == "While" || op == "StatelessWhile" || op == "Case" ||
+         op == "StatelessCase";
 }
 
 // Host kernels that only move tensors: they take strings too.
@@ -359,6 +360,7 @@ std::string FormatCatalogMarkdown(const OpCatalog& catalog) {
         if (!cell.empty()) any = true;
         if (op.host_string_kernel) {
           cell = cell.empty() ? "string: host" : absl::StrCat(cell, "; string: host");
+          any = true;
         }
         if (cell.empty()) cell = "—";
       }

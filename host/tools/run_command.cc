@@ -2,14 +2,15 @@
 // report.
 #include "host/tools/run_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
@@ -94,7 +95,7 @@ SessionOptions MakeSessionOptions(const RunArgs& args) {
 // restores.
 absl::StatusOr<std::unique_ptr<Session>> LoadGraph(const RunArgs& args,
                                                    const SessionOptions& options) {
-  if (absl::EndsWith(args.graph_path, ".meta")) {
+  if (IsMetaGraphPath(args.graph_path)) {
     absl::StatusOr<tensorflow::MetaGraphDef> meta_graph = ReadMetaGraphDefFile(args.graph_path);
     if (!meta_graph.ok()) return Fail(meta_graph.status(), "cannot read the meta graph");
     absl::StatusOr<std::unique_ptr<Session>> session =
@@ -140,6 +141,25 @@ absl::Status AddSignatureInputs(const SavedModelBundle& bundle, const RunArgs& a
   return absl::OkStatus();
 }
 
+// With --output-dir, two signature outputs whose keys map to one file would overwrite each other:
+// refused before the step, as for fetches.
+absl::Status CheckOutputFiles(const SavedModelBundle& bundle, const RunArgs& args) {
+  auto signature = bundle.signatures.find(args.signature_key);
+  if (args.output_dir.empty() || signature == bundle.signatures.end()) return absl::OkStatus();
+  std::map<std::string, std::string> key_of_file;
+  for (const auto& [key, info] : signature->second.outputs()) {
+    auto [it, inserted] = key_of_file.emplace(OutputFileName(key), key);
+    if (!inserted) {
+      const std::string& first = std::min(it->second, key);
+      const std::string& second = std::max(it->second, key);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "tessera run: signature '", args.signature_key, "' outputs '", first, "' and '", second,
+          "' would both be written to '", it->first, "' in --output-dir"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
@@ -173,12 +193,17 @@ absl::Status RunCommand(const RunArgs& args, std::ostream& out) {
   if (saved_model) {
     SavedModelLoadOptions load;
     load.tags = args.tags;
-    if (args.timeout_ms > 0) load.run_options.timeout_ms = remaining_ms();
+    if (args.timeout_ms > 0) {
+      if (remaining_ms() <= 0) return out_of_time("before the SavedModel was loaded");
+      load.run_options.timeout_ms = remaining_ms();
+    }
     absl::StatusOr<SavedModelBundle> loaded = LoadSavedModel(options, args.saved_model_dir, load);
     if (!loaded.ok()) return Fail(loaded.status(), "cannot load the SavedModel");
     bundle = *std::move(loaded);
     session = bundle.session.get();
-    if (!by_signature) {
+    if (by_signature) {
+      RETURN_IF_ERROR(CheckOutputFiles(bundle, args));
+    } else {
       RETURN_IF_ERROR(AddSignatureInputs(bundle, args, std::move(inputs), &feeds));
     }
   } else {

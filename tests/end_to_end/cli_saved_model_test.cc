@@ -68,6 +68,19 @@ TEST_F(CliSavedModelTest, RunsASignatureByItsKeys) {
   EXPECT_EQ(z->DebugString(), "float [3] 9.5 10 11.5");
 }
 
+TEST_F(CliSavedModelTest, SignatureOutputsThatShareAFileAreRefused) {
+  auto& outputs = *(*meta_.mutable_signature_def())["with_counter"].mutable_outputs();
+  outputs["a/b"] = outputs["y"];
+  outputs["a_b"] = outputs["z"];
+  testing::WriteSavedModel(Path("model"), meta_);
+  Result r = Tessera({"run", "--saved-model", Path("model"), "--signature-def", "with_counter",
+                      "--input", "x=" + Path("in.npy"), "--output-dir", Path("out")});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_EQ(r.err, "tessera run: signature 'with_counter' outputs 'a/b' and 'a_b' would both be "
+                   "written to 'a_b.npy' in --output-dir\n");
+  EXPECT_FALSE(std::filesystem::exists(Path("out")));
+}
+
 TEST_F(CliSavedModelTest, RunsTensorsByGraphNameAfterTheRestore) {
   Result r = Tessera({"run", "--saved-model", Path("model"), "--input", "x=" + Path("in.npy"),
                       "--fetch", "Mul:0", "--fetch", "b"});
@@ -79,6 +92,11 @@ TEST_F(CliSavedModelTest, RunsAMetaGraphWithItsCheckpoint) {
   std::ofstream(Path("model.meta"), std::ios::binary) << meta_.SerializeAsString();
   Result r = Tessera({"run", Path("model.meta"), "--checkpoint", Path("model/variables/variables"),
                       "--feed", "x=" + Path("in.npy"), "--fetch", "y"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(r.out, "y:0  float32  [3]  2.5 3 4.5\n");
+  // In text format too.
+  r = Tessera({"run", TESSERA_SAVED_MODEL_TESTDATA "/tf1_half_plus_two.meta.pbtxt", "--checkpoint",
+               Path("model/variables/variables"), "--feed", "x=" + Path("in.npy"), "--fetch", "y"});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_EQ(r.out, "y:0  float32  [3]  2.5 3 4.5\n");
   // Without --checkpoint the variables are not initialized.

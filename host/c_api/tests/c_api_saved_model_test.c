@@ -91,7 +91,7 @@ void TestSavedModel(void) {
   /* Options, a run deadline and no MetaGraphDef buffer. */
   g = TF_NewGraph();
   TF_SessionOptions* options = TF_NewSessionOptions();
-  const unsigned char run_options[] = {0x30, 0xe8, 0x07}; /* timeout_in_ms: 1000 */
+  const unsigned char run_options[] = {0x10, 0xe8, 0x07}; /* timeout_in_ms (field 2): 1000 */
   TF_Buffer* run = TF_NewBufferFromString(run_options, sizeof run_options);
   session = TF_LoadSessionFromSavedModel(options, run, dir, serve, 1, g, NULL, s);
   CHECK_OK(s);

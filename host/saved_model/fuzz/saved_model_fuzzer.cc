@@ -1,10 +1,11 @@
 // Fuzz target: bytes parsed as a SavedModel (binary, else text format skipping unknown fields, as
 // ReadSavedModel reads saved_model.pb and .pbtxt), then the loader's checks: the MetaGraph by
-// tags and every signature against its graph. Any input must give a status, never a crash, hang
+// tags, the init op, the assets and every signature against its graph. Any input must give a status, never a crash, hang
 // or sanitizer report.
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
@@ -36,6 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)found;
   }
   for (const tensorflow::MetaGraphDef& meta_graph : model.meta_graphs()) {
+    absl::StatusOr<std::string> init_op = tessera::InitOpName(meta_graph);
+    absl::StatusOr<std::vector<tensorflow::AssetFileDef>> assets =
+        tessera::AssetFileDefs(meta_graph);
+    (void)init_op;
+    (void)assets;
     for (const auto& [key, signature] : meta_graph.signature_def()) {
       absl::Status valid = tessera::ValidateSignature(key, signature, meta_graph.graph_def());
       (void)valid;
