@@ -1,6 +1,6 @@
 // The C API beside the C++ API in one process:
-//  - one step of a 1-node Identity graph (a 1-float feed, one fetch) through TF_SessionRun and
-//    through Session::Run;
+//  - one step of a 1-node Identity graph (a 1-float feed, one fetch) through TF_SessionRun, through
+//    Session::Run and through a Session callable (what TF_SessionRun runs underneath);
 //  - feeding and fetching a 64 MiB float tensor through TF_SessionRun (Identity), as GB/s beside
 //    memcpy of the same 64 MiB: the feed and the fetch share the client's buffer, so nothing is
 //    copied.
@@ -80,6 +80,27 @@ void BM_SessionRunIdentity(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SessionRunIdentity)->Unit(benchmark::kMicrosecond);
+
+// The same step as a callable (Session::MakeCallable): what TF_SessionRun runs underneath.
+void BM_SessionRunCallableIdentity(benchmark::State& state) {
+  tensorflow::GraphDef def;
+  google::protobuf::TextFormat::ParseFromString(R"pb(
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
+  )pb", &def);
+  auto session = Session::Create(SessionOptions(), def);
+  if (!session.ok()) std::abort();
+  absl::StatusOr<Session::CallableHandle> handle = (*session)->MakeCallable({"x:0"}, {"y:0"}, {});
+  if (!handle.ok()) std::abort();
+  std::vector<Tensor> feeds = {Tensor::Vector<float>({1})};
+  std::vector<Tensor> out;
+  for (auto _ : state) {
+    if (!(*session)->RunCallable(*handle, RunOptions(), feeds, &out, nullptr).ok()) {
+      state.SkipWithError("run failed");
+    }
+  }
+}
+BENCHMARK(BM_SessionRunCallableIdentity)->Unit(benchmark::kMicrosecond);
 
 constexpr int64_t kLargeFloats = int64_t{16} << 20;  // 64 MiB
 

@@ -75,6 +75,29 @@ struct TF_Graph {
 namespace tessera {
 namespace c_api {
 struct PartialRun;
+
+// A signature TF_SessionRun prepared as a callable of the session, by the outputs and operations
+// it was given; released with the TF_Session. A signature whose every output is fed and that has
+// no target runs nothing: it has no callable (session null).
+struct CachedCallable {
+  CachedCallable(Session* session, Session::CallableHandle handle)
+      : session(session), handle(handle) {}
+  ~CachedCallable() {
+    if (session != nullptr) session->ReleaseCallable(handle).IgnoreError();
+  }
+  CachedCallable(const CachedCallable&) = delete;
+  CachedCallable& operator=(const CachedCallable&) = delete;
+
+  Session* session;
+  Session::CallableHandle handle;
+  std::vector<TF_Output> inputs;
+  std::vector<TF_Output> outputs;
+  std::vector<const TF_Operation*> targets;
+  // Per output: the input it is (a tensor both fed and fetched is the value fed), or -1.
+  std::vector<int> fed_index;
+  // Outputs the callable fetches (those not fed).
+  int num_fetches = 0;
+};
 }  // namespace c_api
 }  // namespace tessera
 
@@ -91,6 +114,14 @@ struct TF_Session {
   int synced_functions = 0;
   std::mutex extend_mu;
   std::atomic<bool> closed{false};
+  // Signatures TF_SessionRun prepared: the first kMaxCachedCallables stay for the session's life
+  // (later ones run by name). Steps read `cached` without a lock: an entry is complete before
+  // num_cached counts it and never changes or goes away while the session lives. Declared after
+  // `session`: destroyed (and released) while it lives.
+  static constexpr int kMaxCachedCallables = 64;
+  std::mutex callables_mu;  // for adding entries
+  std::unique_ptr<tessera::c_api::CachedCallable> cached[kMaxCachedCallables];
+  std::atomic<int> num_cached{0};
   // Partial runs by handle.
   std::mutex prun_mu;
   absl::flat_hash_map<std::string, std::shared_ptr<tessera::c_api::PartialRun>> partial_runs;

@@ -1,6 +1,7 @@
 // Sessions, their options and runs, device lists, plugin loading and op lists.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -162,22 +163,122 @@ absl::Status SyncGraph(TF_Session* session) {
   return absl::OkStatus();
 }
 
-// Per-thread scratch of TF_SessionRun: the vectors and name strings keep their capacity from step
-// to step, so a step through the C API allocates no more than one through the C++ API.
+// Per-thread scratch of TF_SessionRun: the vectors keep their capacity from step to step, so a
+// step through the C API allocates no more than one through the C++ API.
 struct RunScratch {
-  std::vector<std::pair<std::string, Tensor>> feeds;
-  std::vector<std::string> fetches;
-  std::vector<std::string> targets;
+  std::vector<Tensor> feeds;
   std::vector<Tensor> values;
-  std::vector<int> fed_index;
 };
 
-// Drops the step's references to the fed buffers (the names stay, keeping their capacity).
+// Drops the step's references to the fed buffers and to its values.
 // Out of line: inlined into Run, GCC 12 warns that the emptied tensors' shapes may be
 // uninitialized, which they are not.
-ABSL_ATTRIBUTE_NOINLINE void ReleaseFeedValues(
-    std::vector<std::pair<std::string, Tensor>>* feeds) {
-  for (auto& feed : *feeds) feed.second = Tensor();
+ABSL_ATTRIBUTE_NOINLINE void ReleaseStepTensors(RunScratch* scratch) {
+  scratch->feeds.clear();
+  scratch->values.clear();
+}
+
+template <typename T>
+bool SameOutputs(const std::vector<TF_Output>& cached, const T* given, int n) {
+  if (cached.size() != static_cast<size_t>(n)) return false;
+  for (int i = 0; i < n; ++i) {
+    if (cached[i].oper != given[i].oper || cached[i].index != given[i].index) return false;
+  }
+  return true;
+}
+
+bool SameSignature(const CachedCallable& callable, const TF_Output* inputs, int ninputs,
+                   const TF_Output* outputs, int noutputs, const TF_Operation* const* target_opers,
+                   int ntargets) {
+  return SameOutputs(callable.inputs, inputs, ninputs) &&
+         SameOutputs(callable.outputs, outputs, noutputs) &&
+         callable.targets.size() == static_cast<size_t>(ntargets) &&
+         std::equal(callable.targets.begin(), callable.targets.end(), target_opers);
+}
+
+// The cached callable of this (inputs, outputs, targets) signature, else one made (MakeCallable's
+// errors are Run's) and cached; nullptr (with OK) once the cache is full: the step then runs by
+// name.
+absl::StatusOr<const CachedCallable*> FindOrMakeCallable(
+    TF_Session* session, const TF_Output* inputs, int ninputs, const TF_Output* outputs,
+    int noutputs, const TF_Operation* const* target_opers, int ntargets) {
+  int cached = session->num_cached.load(std::memory_order_acquire);
+  for (int i = 0; i < cached; ++i) {
+    const CachedCallable& callable = *session->cached[i];
+    if (SameSignature(callable, inputs, ninputs, outputs, noutputs, target_opers, ntargets)) {
+      return &callable;
+    }
+  }
+  std::lock_guard<std::mutex> lock(session->callables_mu);
+  // Another step may have added it meanwhile.
+  cached = session->num_cached.load(std::memory_order_relaxed);
+  for (int i = 0; i < cached; ++i) {
+    const CachedCallable& callable = *session->cached[i];
+    if (SameSignature(callable, inputs, ninputs, outputs, noutputs, target_opers, ntargets)) {
+      return &callable;
+    }
+  }
+  if (cached == TF_Session::kMaxCachedCallables) return nullptr;
+  std::vector<std::string> feeds(ninputs);
+  for (int i = 0; i < ninputs; ++i) feeds[i] = inputs[i].oper->output_names[inputs[i].index];
+  // A fetched tensor that is also fed is the fed value, as in TensorFlow: it is answered by
+  // TF_SessionRun and not asked of the session (which refuses a tensor both fed and fetched).
+  std::vector<int> fed_index(noutputs, -1);
+  std::vector<std::string> fetches;
+  for (int i = 0; i < noutputs; ++i) {
+    const std::string& name = outputs[i].oper->output_names[outputs[i].index];
+    for (int j = 0; j < ninputs; ++j) {
+      if (feeds[j] == name) fed_index[i] = j;
+    }
+    if (fed_index[i] < 0) fetches.push_back(name);
+  }
+  std::vector<std::string> targets(ntargets);
+  for (int i = 0; i < ntargets; ++i) targets[i] = target_opers[i]->node->name();
+  std::unique_ptr<CachedCallable> callable;
+  if (noutputs > 0 && fetches.empty() && ntargets == 0) {
+    callable = std::make_unique<CachedCallable>(nullptr, 0);  // every output is fed
+  } else {
+    ASSIGN_OR_RETURN(Session::CallableHandle handle,
+                     session->session->MakeCallable(feeds, fetches, targets));
+    callable = std::make_unique<CachedCallable>(session->session.get(), handle);
+  }
+  callable->inputs.assign(inputs, inputs + ninputs);
+  callable->outputs.assign(outputs, outputs + noutputs);
+  callable->targets.assign(target_opers, target_opers + ntargets);
+  callable->fed_index = std::move(fed_index);
+  callable->num_fetches = static_cast<int>(fetches.size());
+  const CachedCallable* made = callable.get();
+  session->cached[cached] = std::move(callable);
+  session->num_cached.store(cached + 1, std::memory_order_release);
+  return made;
+}
+
+// A step of a signature the cache has no room for, by name (fed and fetched tensors answered as
+// a callable's are).
+absl::Status RunUncached(TF_Session* session, const RunOptions& options,
+                         const TF_Output* inputs, const std::vector<Tensor>& feeds,
+                         const TF_Output* outputs, int noutputs,
+                         const TF_Operation* const* target_opers, int ntargets,
+                         std::vector<int>* fed_index, std::vector<Tensor>* values,
+                         RunMetadata* metadata) {
+  std::vector<std::pair<std::string, Tensor>> named(feeds.size());
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    named[i].first = inputs[i].oper->output_names[inputs[i].index];
+    named[i].second = feeds[i];
+  }
+  fed_index->assign(noutputs, -1);
+  std::vector<std::string> fetches;
+  for (int i = 0; i < noutputs; ++i) {
+    const std::string& name = outputs[i].oper->output_names[outputs[i].index];
+    for (size_t j = 0; j < named.size(); ++j) {
+      if (named[j].first == name) (*fed_index)[i] = static_cast<int>(j);
+    }
+    if ((*fed_index)[i] < 0) fetches.push_back(name);
+  }
+  std::vector<std::string> targets(ntargets);
+  for (int i = 0; i < ntargets; ++i) targets[i] = target_opers[i]->node->name();
+  if (noutputs > 0 && fetches.empty() && ntargets == 0) return absl::OkStatus();
+  return session->session->Run(options, named, fetches, targets, values, metadata);
 }
 
 absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Output* inputs,
@@ -213,59 +314,68 @@ absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Out
     options.collect_step_stats = trace;
   }
 
-  thread_local RunScratch scratch;  // one thread-local lookup per step
-  // Whatever happens, the step keeps no reference to the client's buffers or to its values.
-  auto release = absl::MakeCleanup([] {
-    ReleaseFeedValues(&scratch.feeds);
-    scratch.values.clear();
-  });
-  std::vector<std::pair<std::string, Tensor>>& feeds = scratch.feeds;
-  std::vector<std::string>& fetches = scratch.fetches;
-  std::vector<std::string>& targets = scratch.targets;
-  std::vector<Tensor>& values = scratch.values;
-  std::vector<int>& fed_index = scratch.fed_index;  // per output: the feed it is, or -1
-  feeds.resize(ninputs);
+  // The usual case checked inline; CheckOutputOf and CheckOperationOf say what is wrong.
+  const auto valid_output = [graph = session->graph](const TF_Output& output) {
+    return output.oper != nullptr && output.oper->graph == graph && output.index >= 0 &&
+           output.index < output.oper->node->num_outputs();
+  };
   for (int i = 0; i < ninputs; ++i) {
-    RETURN_IF_ERROR(CheckOutputOf(session->graph, inputs[i], function));
+    if (!valid_output(inputs[i])) {
+      RETURN_IF_ERROR(CheckOutputOf(session->graph, inputs[i], function));
+    }
     if (input_values[i] == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
           "TF_SessionRun: the value of input ", i, " ('",
           inputs[i].oper->output_names[inputs[i].index], "') is NULL"));
     }
-    ASSIGN_OR_RETURN(feeds[i].second, ToTensor(*input_values[i]));
-    feeds[i].first = inputs[i].oper->output_names[inputs[i].index];
   }
-  // A fetched tensor that is also fed is the fed value, as in TensorFlow: it is answered here
-  // and not asked of the session (which refuses a tensor both fed and fetched).
-  fetches.clear();
-  fed_index.assign(noutputs, -1);
   for (int i = 0; i < noutputs; ++i) {
-    RETURN_IF_ERROR(CheckOutputOf(session->graph, outputs[i], function));
-    const std::string& name = outputs[i].oper->output_names[outputs[i].index];
-    for (int j = 0; j < ninputs; ++j) {
-      if (feeds[j].first == name) fed_index[i] = j;
+    if (!valid_output(outputs[i])) {
+      RETURN_IF_ERROR(CheckOutputOf(session->graph, outputs[i], function));
     }
-    if (fed_index[i] < 0) fetches.push_back(name);
   }
-  targets.resize(ntargets);
   for (int i = 0; i < ntargets; ++i) {
-    RETURN_IF_ERROR(CheckOperationOf(session->graph, target_opers[i], function));
-    targets[i] = target_opers[i]->node->name();
+    if (target_opers[i] == nullptr || target_opers[i]->graph != session->graph) {
+      RETURN_IF_ERROR(CheckOperationOf(session->graph, target_opers[i], function));
+    }
   }
+  if (session->closed.load()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(function, ": the session has been closed"));
+  }
+  // The session first gets the operations added to the graph since its last step.
+  RETURN_IF_ERROR(SyncGraph(session));
+  ASSIGN_OR_RETURN(const CachedCallable* callable,
+                   FindOrMakeCallable(session, inputs, ninputs, outputs, noutputs, target_opers,
+                                      ntargets));
+
+  thread_local RunScratch scratch;  // one thread-local lookup per step
+  // Whatever happens, the step keeps no reference to the client's buffers or to its values.
+  auto release = absl::MakeCleanup([] { ReleaseStepTensors(&scratch); });
+  std::vector<Tensor>& feeds = scratch.feeds;
+  std::vector<Tensor>& values = scratch.values;
+  feeds.resize(ninputs);
+  for (int i = 0; i < ninputs; ++i) {
+    ASSIGN_OR_RETURN(feeds[i], ToTensor(*input_values[i]));
+  }
+  std::vector<int> uncached_fed_index;
+  const std::vector<int>& fed_index =
+      callable != nullptr ? callable->fed_index : uncached_fed_index;
 
   std::optional<RunMetadata> metadata;
   if (run_metadata != nullptr) metadata.emplace();
   values.clear();
-  absl::Status ran = absl::OkStatus();
-  const bool all_fed = noutputs > 0 && fetches.empty() && ntargets == 0;
-  if (!all_fed) {
-    ran = RunByName(session, options, feeds, fetches, targets, &values,
-                    metadata.has_value() ? &*metadata : nullptr, function);
+  RunMetadata* step_metadata = metadata.has_value() ? &*metadata : nullptr;
+  if (callable == nullptr) {
+    RETURN_IF_ERROR(RunUncached(session, options, inputs, feeds, outputs, noutputs, target_opers,
+                                ntargets, &uncached_fed_index, &values, step_metadata));
+  } else if (callable->session != nullptr) {
+    RETURN_IF_ERROR(session->session->RunCallable(callable->handle, options, feeds, &values,
+                                                  step_metadata));
   }
-  RETURN_IF_ERROR(ran);
   for (int i = 0, next = 0; i < noutputs; ++i) {
     absl::StatusOr<TF_Tensor*> result =
-        FromTensor(fed_index[i] >= 0 ? feeds[fed_index[i]].second : values[next++]);
+        FromTensor(fed_index[i] >= 0 ? feeds[fed_index[i]] : values[next++]);
     if (!result.ok()) {
       for (int j = 0; j < i; ++j) {
         TF_DeleteTensor(output_values[j]);

@@ -171,24 +171,21 @@ absl::StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::CreatePlan(
   return std::shared_ptr<const ExecutionPlan>(std::move(plan));
 }
 
-absl::Status LocalSession::CheckFeeds(
-    const ExecutionPlan& plan, const std::vector<std::pair<std::string, Tensor>>& feeds) const {
-  for (size_t i = 0; i < feeds.size(); ++i) {
-    const Tensor& value = feeds[i].second;
-    if (value.dtype() != plan.feed_types[i]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("feed '", feeds[i].first, "' has type ", DataTypeString(value.dtype()),
-                       ", but the graph expects ", DataTypeString(plan.feed_types[i])));
-    }
-    if (!value.host_accessible()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("feed '", feeds[i].first, "' must be a tensor in host memory"));
-    }
-    if (!plan.feed_shapes[i].IsCompatibleWith(PartialShape::FromTensorShape(value.shape()))) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "cannot feed a value of shape ", value.shape().DebugString(), " for tensor '",
-          feeds[i].first, "', which has shape ", plan.feed_shapes[i].ToString()));
-    }
+absl::Status LocalSession::CheckFeed(const ExecutionPlan& plan, size_t i, const std::string& name,
+                                     const Tensor& value) const {
+  if (value.dtype() != plan.feed_types[i]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("feed '", name, "' has type ", DataTypeString(value.dtype()),
+                     ", but the graph expects ", DataTypeString(plan.feed_types[i])));
+  }
+  if (!value.host_accessible()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("feed '", name, "' must be a tensor in host memory"));
+  }
+  if (!plan.feed_shapes[i].IsCompatibleWith(PartialShape::FromTensorShape(value.shape()))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot feed a value of shape ", value.shape().DebugString(), " for tensor '", name,
+        "', which has shape ", plan.feed_shapes[i].ToString()));
   }
   return absl::OkStatus();
 }
@@ -265,17 +262,70 @@ absl::Status LocalSession::Run(const RunOptions& options,
                                std::vector<Tensor>* outputs, RunMetadata* metadata) {
   ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan,
                    GetOrCreatePlan(feeds, fetches, targets));
-  RETURN_IF_ERROR(CheckFeeds(*plan, feeds));
   CallFrame frame;
   frame.args.reserve(feeds.size());
-  for (const auto& feed : feeds) frame.args.push_back(feed.second);
-  frame.retvals.resize(fetches.size());
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    RETURN_IF_ERROR(CheckFeed(*plan, i, feeds[i].first, feeds[i].second));
+    frame.args.push_back(feeds[i].second);
+  }
+  return RunPlan(options, *plan, &frame, fetches, outputs, metadata);
+}
+
+absl::StatusOr<Session::CallableHandle> LocalSession::MakeCallable(
+    const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+    const std::vector<std::string>& targets) {
+  // The plan is looked up by names only; the values stay empty.
+  std::vector<std::pair<std::string, Tensor>> named(feeds.size());
+  for (size_t i = 0; i < feeds.size(); ++i) named[i].first = feeds[i];
+  ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan,
+                   GetOrCreatePlan(named, fetches, targets));
+  auto callable = std::make_shared<Callable>(Callable{std::move(plan), feeds, fetches});
+  std::lock_guard<std::mutex> lock(mu_);
+  const CallableHandle handle = next_callable_++;
+  callables_.emplace(handle, std::move(callable));
+  return handle;
+}
+
+absl::Status LocalSession::RunCallable(CallableHandle handle, const RunOptions& options,
+                                       const std::vector<Tensor>& feeds,
+                                       std::vector<Tensor>* outputs, RunMetadata* metadata) {
+  std::shared_ptr<const Callable> callable;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = callables_.find(handle);
+    if (it == callables_.end()) return UnknownCallable(handle);
+    callable = it->second;
+  }
+  if (feeds.size() != callable->feeds.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("callable ", handle, " takes ",
+                                                   callable->feeds.size(), " feeds, got ",
+                                                   feeds.size()));
+  }
+  CallFrame frame;
+  frame.args.reserve(feeds.size());
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    RETURN_IF_ERROR(CheckFeed(*callable->plan, i, callable->feeds[i], feeds[i]));
+    frame.args.push_back(feeds[i]);
+  }
+  return RunPlan(options, *callable->plan, &frame, callable->fetches, outputs, metadata);
+}
+
+absl::Status LocalSession::ReleaseCallable(CallableHandle handle) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (callables_.erase(handle) == 0) return UnknownCallable(handle);
+  return absl::OkStatus();
+}
+
+absl::Status LocalSession::RunPlan(const RunOptions& options, const ExecutionPlan& plan,
+                                   CallFrame* frame, const std::vector<std::string>& fetches,
+                                   std::vector<Tensor>* outputs, RunMetadata* metadata) {
+  frame->retvals.resize(fetches.size());
   std::unique_ptr<StepStatsCollector> stats;
   if (options.collect_step_stats) stats = std::make_unique<StepStatsCollector>(NewStepId());
-  absl::Status status = Execute(options, *plan, &frame, stats.get());
+  absl::Status status = Execute(options, plan, frame, stats.get());
   if (metadata != nullptr) {
     metadata->partition_devices.clear();
-    for (const ExecutionPlan::Part& part : plan->parts) {
+    for (const ExecutionPlan::Part& part : plan.parts) {
       metadata->partition_devices.push_back(part.device->name());
     }
     if (stats != nullptr) metadata->step_stats = stats->Finish();
@@ -284,7 +334,7 @@ absl::Status LocalSession::Run(const RunOptions& options,
   outputs->clear();
   outputs->reserve(fetches.size());
   for (size_t i = 0; i < fetches.size(); ++i) {
-    Tensor& value = frame.retvals[i];
+    Tensor& value = frame->retvals[i];
     if (!value.IsInitialized()) {
       return absl::InvalidArgumentError(
           absl::StrCat("fetch '", fetches[i],

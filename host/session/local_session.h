@@ -36,10 +36,25 @@ class LocalSession final : public Session {
                    std::vector<Tensor>* outputs, RunMetadata* metadata) override;
   using Session::Run;
 
+  absl::StatusOr<CallableHandle> MakeCallable(const std::vector<std::string>& feeds,
+                                              const std::vector<std::string>& fetches,
+                                              const std::vector<std::string>& targets) override;
+  absl::Status RunCallable(CallableHandle handle, const RunOptions& options,
+                           const std::vector<Tensor>& feeds, std::vector<Tensor>* outputs,
+                           RunMetadata* metadata) override;
+  absl::Status ReleaseCallable(CallableHandle handle) override;
+
   absl::Status Extend(const tensorflow::GraphDef& addition) override;
   std::vector<std::string> ListDevices() const override;
 
  private:
+  // A prepared signature: its plan and its names (for messages).
+  struct Callable {
+    std::shared_ptr<const ExecutionPlan> plan;
+    std::vector<std::string> feeds;
+    std::vector<std::string> fetches;
+  };
+
   LocalSession(const SessionOptions& options, std::shared_ptr<Environment> env,
                std::unique_ptr<Graph> graph);
   // Places `graph` and makes the session.
@@ -54,8 +69,13 @@ class LocalSession final : public Session {
   absl::StatusOr<std::shared_ptr<const ExecutionPlan>> CreatePlan(
       const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
       const std::vector<std::string>& targets);
-  absl::Status CheckFeeds(const ExecutionPlan& plan,
-                          const std::vector<std::pair<std::string, Tensor>>& feeds) const;
+  // Feed `i` of `plan`, named `name`: its dtype, memory and shape.
+  absl::Status CheckFeed(const ExecutionPlan& plan, size_t i, const std::string& name,
+                         const Tensor& value) const;
+  // Runs `plan` on `frame` (its args set) and moves the fetches (named `fetches`) to `outputs`.
+  absl::Status RunPlan(const RunOptions& options, const ExecutionPlan& plan, CallFrame* frame,
+                       const std::vector<std::string>& fetches, std::vector<Tensor>* outputs,
+                       RunMetadata* metadata);
   absl::Status Execute(const RunOptions& options, const ExecutionPlan& plan, CallFrame* frame,
                        StepStatsCollector* stats);
 
@@ -73,6 +93,8 @@ class LocalSession final : public Session {
 
   std::mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const ExecutionPlan>> plans_;
+  absl::flat_hash_map<CallableHandle, std::shared_ptr<const Callable>> callables_;
+  CallableHandle next_callable_ = 1;
 };
 
 }  // namespace tessera

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -106,6 +107,23 @@ class Session {
     return Run(RunOptions(), feeds, fetches, targets, outputs);
   }
 
+  // A (feeds, fetches, targets) signature prepared once, as TensorFlow's Session::MakeCallable:
+  // RunCallable then runs it with the feeds' values in MakeCallable's order and returns the
+  // fetches in theirs, without looking the names up again. A callable stays valid after Extend
+  // (it runs the nodes it was made with) until ReleaseCallable or the session's end. The names'
+  // errors are Run's, reported here.
+  using CallableHandle = int64_t;
+  virtual absl::StatusOr<CallableHandle> MakeCallable(const std::vector<std::string>& feeds,
+                                                      const std::vector<std::string>& fetches,
+                                                      const std::vector<std::string>& targets);
+  // INVALID_ARGUMENT for an unknown handle or a number of feeds that is not the callable's; then
+  // Run's errors for the values.
+  virtual absl::Status RunCallable(CallableHandle handle, const RunOptions& options,
+                                   const std::vector<Tensor>& feeds, std::vector<Tensor>* outputs,
+                                   RunMetadata* metadata);
+  // INVALID_ARGUMENT for an unknown handle.
+  virtual absl::Status ReleaseCallable(CallableHandle handle);
+
   // Adds the nodes (and library functions) of `addition` to the session's graph, as TensorFlow's
   // Session::Extend: their names must not be in the graph yet. Runs started later see them;
   // variables and other state are kept. A local session re-places the whole graph. UNIMPLEMENTED
@@ -118,6 +136,22 @@ class Session {
 
   // Device names of this session ("/job:localhost/replica:0/task:0/device:CPU:0", ...).
   virtual std::vector<std::string> ListDevices() const = 0;
+
+ protected:
+  // INVALID_ARGUMENT "no callable N in this session (released, or never made)".
+  static absl::Status UnknownCallable(CallableHandle handle);
+
+ private:
+  // The callables of sessions that do not prepare signatures (a cluster's): their names, run
+  // through Run.
+  struct NamedCallable {
+    std::vector<std::string> feeds;
+    std::vector<std::string> fetches;
+    std::vector<std::string> targets;
+  };
+  std::mutex named_callables_mu_;
+  std::map<CallableHandle, NamedCallable> named_callables_;
+  CallableHandle next_named_callable_ = 1;
 };
 
 }  // namespace tessera

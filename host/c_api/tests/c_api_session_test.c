@@ -413,6 +413,54 @@ void TestPartialRuns(void) {
 
 /* ---- Plugins and op lists ----------------------------------------------------------------- */
 
+/* More signatures than the session keeps prepared (64): each still runs, the later ones by name,
+ * and a tensor both fed and fetched is still the value fed. */
+void TestManySignatures(void) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  enum { kConsts = 70 };
+  TF_Operation* consts[kConsts];
+  char name[32];
+  for (int i = 0; i < kConsts; ++i) {
+    snprintf(name, sizeof name, "c%d", i);
+    TF_Tensor* value = ScalarFloat((float)i);
+    consts[i] = ConstTensor(g, name, value, s);
+    TF_DeleteTensor(value);
+    CHECK_OK(s);
+  }
+  TF_Operation* x = Placeholder(g, "x", TF_FLOAT, s);
+  TF_Session* session = TF_NewSession(g, NULL, s);
+  CHECK_OK(s);
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < kConsts; ++i) {
+      TF_Output output = {consts[i], 0};
+      TF_Tensor* value = NULL;
+      TF_SessionRun(session, NULL, NULL, NULL, 0, &output, &value, 1, NULL, 0, NULL, s);
+      CHECK_OK(s);
+      CHECK(value != NULL && *(const float*)TF_TensorData(value) == (float)i);
+      TF_DeleteTensor(value);
+    }
+  }
+  TF_Tensor* fed = ScalarFloat(4.5f);
+  TF_Output input = {x, 0};
+  TF_Output outputs[2] = {{x, 0}, {consts[3], 0}};
+  TF_Tensor* values[2] = {NULL, NULL};
+  TF_SessionRun(session, NULL, &input, &fed, 1, outputs, values, 2, NULL, 0, NULL, s);
+  CHECK_OK(s);
+  CHECK(values[0] != NULL && TF_TensorData(values[0]) == TF_TensorData(fed));
+  CHECK(values[1] != NULL && *(const float*)TF_TensorData(values[1]) == 3.0f);
+  TF_DeleteTensor(values[0]);
+  TF_DeleteTensor(values[1]);
+  TF_SessionRun(session, NULL, &input, &fed, 1, outputs, values, 1, NULL, 0, NULL, s);
+  CHECK_OK(s);
+  CHECK(values[0] != NULL && TF_TensorData(values[0]) == TF_TensorData(fed));
+  TF_DeleteTensor(values[0]);
+  TF_DeleteTensor(fed);
+  TF_DeleteSession(session, s);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 void TestLibraries(void) {
   TF_Status* s = TF_NewStatus();
   CHECK(TF_LoadPluggableDeviceLibrary("/nonexistent/libplugin.so", s) == NULL);

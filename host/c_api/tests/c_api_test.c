@@ -129,6 +129,7 @@ int main(void) {
   TestGradients();
   TestPartialRuns();
   TestLibraries();
+  TestManySignatures();
   TestSavedModel();
   printf("%d checks, %d failures\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;

@@ -100,6 +100,7 @@ void TestFrozenGraph(void);
 void TestGradients(void);
 void TestPartialRuns(void);
 void TestLibraries(void);
+void TestManySignatures(void);
 /* c_api_saved_model_test.c */
 void TestSavedModel(void);
 
