@@ -63,8 +63,8 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
   fi
   end_stage asan
 
-  echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports, CPU device memory)"
-  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test executor_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test rdma_transport_test in_process_channel_test cpu_host_memory_test" \
+  echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports, CPU device memory, concurrent C API steps)"
+  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test executor_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test rdma_transport_test in_process_channel_test cpu_host_memory_test c_api_threads_test" \
        bash scripts/build.sh build-tsan RelWithDebInfo -DTESSERA_SANITIZE=thread \
        -DTESSERA_BUILD_BENCHMARKS=OFF; then
     # tsan_suppressions.txt: an exit-time race inside UCX between its own threads.

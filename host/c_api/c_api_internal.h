@@ -115,9 +115,10 @@ struct TF_Session {
   std::mutex extend_mu;
   std::atomic<bool> closed{false};
   // Signatures TF_SessionRun prepared: the first kMaxCachedCallables stay for the session's life
-  // (later ones run by name). Steps read `cached` without a lock: an entry is complete before
-  // num_cached counts it and never changes or goes away while the session lives. Declared after
-  // `session`: destroyed (and released) while it lives.
+  // (later ones run by name). Steps look entries up without a lock (an entry is complete before
+  // num_cached counts it and never changes or goes away while the session lives); the lock is
+  // taken only to publish one. Declared after `session`: destroyed (and released) while it
+  // lives.
   static constexpr int kMaxCachedCallables = 64;
   std::mutex callables_mu;  // for adding entries
   std::unique_ptr<tessera::c_api::CachedCallable> cached[kMaxCachedCallables];

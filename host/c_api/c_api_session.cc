@@ -198,26 +198,22 @@ bool SameSignature(const CachedCallable& callable, const TF_Output* inputs, int 
 
 // The cached callable of this (inputs, outputs, targets) signature, else one made (MakeCallable's
 // errors are Run's) and cached; nullptr (with OK) once the cache is full: the step then runs by
-// name.
+// name. Plans are made outside the lock, so steps preparing different signatures do not wait for
+// each other; of two steps preparing the same one, the first to publish wins.
 absl::StatusOr<const CachedCallable*> FindOrMakeCallable(
     TF_Session* session, const TF_Output* inputs, int ninputs, const TF_Output* outputs,
     int noutputs, const TF_Operation* const* target_opers, int ntargets) {
-  int cached = session->num_cached.load(std::memory_order_acquire);
-  for (int i = 0; i < cached; ++i) {
-    const CachedCallable& callable = *session->cached[i];
-    if (SameSignature(callable, inputs, ninputs, outputs, noutputs, target_opers, ntargets)) {
-      return &callable;
+  const auto find = [&](int count) -> const CachedCallable* {
+    for (int i = 0; i < count; ++i) {
+      const CachedCallable& callable = *session->cached[i];
+      if (SameSignature(callable, inputs, ninputs, outputs, noutputs, target_opers, ntargets)) {
+        return &callable;
+      }
     }
-  }
-  std::lock_guard<std::mutex> lock(session->callables_mu);
-  // Another step may have added it meanwhile.
-  cached = session->num_cached.load(std::memory_order_relaxed);
-  for (int i = 0; i < cached; ++i) {
-    const CachedCallable& callable = *session->cached[i];
-    if (SameSignature(callable, inputs, ninputs, outputs, noutputs, target_opers, ntargets)) {
-      return &callable;
-    }
-  }
+    return nullptr;
+  };
+  const int cached = session->num_cached.load(std::memory_order_acquire);
+  if (const CachedCallable* found = find(cached)) return found;
   if (cached == TF_Session::kMaxCachedCallables) return nullptr;
   std::vector<std::string> feeds(ninputs);
   for (int i = 0; i < ninputs; ++i) feeds[i] = inputs[i].oper->output_names[inputs[i].index];
@@ -247,9 +243,14 @@ absl::StatusOr<const CachedCallable*> FindOrMakeCallable(
   callable->targets.assign(target_opers, target_opers + ntargets);
   callable->fed_index = std::move(fed_index);
   callable->num_fetches = static_cast<int>(fetches.size());
+  std::lock_guard<std::mutex> lock(session->callables_mu);
+  const int now = session->num_cached.load(std::memory_order_relaxed);
+  // Another step may have published it meanwhile (ours is then released), or filled the cache.
+  if (const CachedCallable* found = find(now)) return found;
+  if (now == TF_Session::kMaxCachedCallables) return nullptr;
   const CachedCallable* made = callable.get();
-  session->cached[cached] = std::move(callable);
-  session->num_cached.store(cached + 1, std::memory_order_release);
+  session->cached[now] = std::move(callable);
+  session->num_cached.store(now + 1, std::memory_order_release);
   return made;
 }
 

@@ -324,8 +324,8 @@ void Lowerer::MergeBranches(const std::vector<tensorflow::NodeDef>& calls,
 }
 
 // Case "c" with N branches: a cascade of two-way switches. Level b < N-1 compares the index
-// with b ("c/is_branch_b", Equal against a Const that waits on the index's node, so that it
-// lives in the index's frame); its Switch of what reached the level sends the inputs to branch b
+// ("c/index", an Identity of it) with b ("c/is_branch_b", Equal against a Const that waits on
+// "c/index", so that it lives in the index's frame); its Switch of what reached the level sends the inputs to branch b
 // when equal and on to level b+1 otherwise. The last branch takes what reaches the end, so an
 // index out of [0, N) runs it, as TensorFlow's Case does. Exactly one branch runs; the results
 // merge as an If's do.
@@ -344,8 +344,13 @@ absl::Status Lowerer::LowerCase(const std::vector<std::string>& data,
     functions.push_back(f);
   }
   const int n = branches.size();
-  const std::string index = data[0];
-  ASSIGN_OR_RETURN(TensorId index_id, ParseTensorName(index));
+  // The index through an Identity of the construct: the levels' constants wait on it (not on the
+  // index's producer, which a feed of the index must leave unrun), and it lives in the index's
+  // loop frame.
+  tensorflow::NodeDef index_node = Make("index", "Identity", {data[0]});
+  SetTypeAttr(&index_node, "T", TSR_DTYPE_INT32);
+  const std::string index = index_node.name();
+  out_->push_back(std::move(index_node));
   std::vector<std::string> reaching(data.begin() + 1, data.end());  // inputs reaching the level
   std::string live;  // a bool live only on the path that reaches the level (none at level 0)
   std::vector<tensorflow::NodeDef> calls;
@@ -356,7 +361,7 @@ absl::Status Lowerer::LowerCase(const std::vector<std::string>& data,
     tensorflow::NodeDef pivot;
     if (b < n - 1) {
       tensorflow::NodeDef value =
-          Make(absl::StrCat("branch_index_", b), "Const", {absl::StrCat("^", index_id.node)});
+          Make(absl::StrCat("branch_index_", b), "Const", {absl::StrCat("^", index)});
       SetTypeAttr(&value, "dtype", TSR_DTYPE_INT32);
       tensorflow::TensorProto* tensor = (*value.mutable_attr())["value"].mutable_tensor();
       tensor->set_dtype(tensorflow::DT_INT32);

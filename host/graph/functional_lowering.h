@@ -17,15 +17,16 @@ namespace tessera {
 // StatelessWhile.
 bool HasFunctionalControlFlow(const tensorflow::GraphDef& def);
 
-// Rewrites every If, StatelessIf, While and StatelessWhile node of `def` (nodes of the library's
-// functions are lowered once their calls are inlined):
+// Rewrites every If, StatelessIf, Case, StatelessCase, While and StatelessWhile node of `def`
+// (nodes of the library's functions are lowered once their calls are inlined):
 //   - If "n": the condition (a bool, or a number Cast to bool: non-zero is true) switches each
 //     input; the then branch is called on the true outputs, gated by "n/then_pivot", the else
 //     branch on the false ones; each result is a Merge "n/output_<k>" of the two calls'; "n"
 //     becomes the node of the results (Identity, IdentityN, or for none a NoOp that waits for
 //     whichever branch ran);
 //   - Case "c" with N branches: a cascade of Switches. Level b < N-1 compares the index with b
-//     ("c/is_branch_b": Equal against "c/branch_index_b") and switches what reached it: to
+//     ("c/index", an Identity of it; "c/is_branch_b": Equal against "c/branch_index_b", a Const
+//     waiting on "c/index") and switches what reached it: to
 //     branch b ("c/branch_b", gated by "c/branch_b_pivot") when equal, on to level b+1
 //     otherwise; the last branch takes what passes every level, so an index outside [0, N) runs
 //     it (TensorFlow's rule); results merge as an If's ("c/output_<k>", Merge of N);

@@ -157,9 +157,10 @@ TEST_F(FunctionalLoweringTest, ACaseBecomesACascadeOfSwitches) {
                   .ok());
   EXPECT_FALSE(HasFunctionalControlFlow(def));
   // Level 0: index == 0 switches the input to branch 0 or on.
-  EXPECT_THAT(Inputs(def, "c/branch_index_0"), ElementsAre("^k"));
+  EXPECT_THAT(Inputs(def, "c/index"), ElementsAre("k"));
+  EXPECT_THAT(Inputs(def, "c/branch_index_0"), ElementsAre("^c/index"));
   EXPECT_EQ(Find(def, "c/is_branch_0").op(), "Equal");
-  EXPECT_THAT(Inputs(def, "c/is_branch_0"), ElementsAre("k", "c/branch_index_0"));
+  EXPECT_THAT(Inputs(def, "c/is_branch_0"), ElementsAre("c/index", "c/branch_index_0"));
   EXPECT_THAT(Inputs(def, "c/switch_pred_0"),
               ElementsAre("c/is_branch_0", "c/is_branch_0", "^before"));
   EXPECT_THAT(Inputs(def, "c/switch_0_0"), ElementsAre("x", "c/is_branch_0"));

@@ -99,7 +99,31 @@ TEST(CaseTest, TheIndexedBranchRunsAndOutOfRangeRunsTheLast) {
   absl::Status dead = (*session)->Run(
       {{"i", Tensor::Scalar<int32_t>(0)}, {"x", Tensor::Scalar<float>(2.0f)}},
       {"case/branch_1/r"}, {}, &out);
-  EXPECT_FALSE(dead.ok());
+  EXPECT_EQ(dead.code(), absl::StatusCode::kInvalidArgument) << dead;
+  EXPECT_THAT(dead.message(), HasSubstr("is dead"));
+}
+
+// An index computed in the graph may be fed: its producer (here a Cast of a placeholder nobody
+// feeds) then does not run.
+TEST(CaseTest, AFedIndexLeavesItsProducerUnrun) {
+  auto session = Create(absl::StrCat(
+      kPlaceholders,
+      R"pb(node { name: "f" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+           node {
+             name: "cast"
+             op: "Cast"
+             input: "f"
+             attr { key: "SrcT" value { type: DT_FLOAT } }
+             attr { key: "DstT" value { type: DT_INT32 } }
+           })pb",
+      CaseNode("case", "Case", "cast", "x", {"Plus1", "Times3"}), Branches()));
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  absl::Status status = (*session)->Run(
+      {{"cast", Tensor::Scalar<int32_t>(1)}, {"x", Tensor::Scalar<float>(2.0f)}}, {"case"}, {},
+      &out);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_FLOAT_EQ(*out[0].data<float>(), 6.0f);
 }
 
 TEST(CaseTest, OneBranch) {
@@ -156,6 +180,13 @@ TEST(CaseTest, ACaseWithoutResultsRunsOnlyItsBranch) {
   }
   absl::Status failed = (*session)->Run({{"i", Tensor::Scalar<int32_t>(1)}}, {}, {"case"}, &out);
   EXPECT_EQ(failed.code(), absl::StatusCode::kInvalidArgument) << failed;
+  EXPECT_THAT(failed.message(), HasSubstr("assertion failed"));
+
+  // One branch and no results: it runs whatever the index.
+  auto single = Create(absl::StrCat(
+      kPlaceholders, CaseNode("case", "StatelessCase", "i", "", {"Fail"}, false), kSideEffects));
+  ASSERT_TRUE(single.ok()) << single.status();
+  failed = (*single)->Run({{"i", Tensor::Scalar<int32_t>(4)}}, {}, {"case"}, &out);
   EXPECT_THAT(failed.message(), HasSubstr("assertion failed"));
 }
 

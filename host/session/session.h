@@ -111,7 +111,8 @@ class Session {
   // RunCallable then runs it with the feeds' values in MakeCallable's order and returns the
   // fetches in theirs, without looking the names up again. A callable stays valid after Extend
   // (it runs the nodes it was made with) until ReleaseCallable or the session's end. The names'
-  // errors are Run's, reported here.
+  // errors are Run's: a local session reports them here, the default implementation (sessions on
+  // a cluster, which keep the names and run through Run) at RunCallable.
   using CallableHandle = int64_t;
   virtual absl::StatusOr<CallableHandle> MakeCallable(const std::vector<std::string>& feeds,
                                                       const std::vector<std::string>& fetches,

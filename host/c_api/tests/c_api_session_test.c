@@ -413,8 +413,9 @@ void TestPartialRuns(void) {
 
 /* ---- Plugins and op lists ----------------------------------------------------------------- */
 
-/* More signatures than the session keeps prepared (64): each still runs, the later ones by name,
- * and a tensor both fed and fetched is still the value fed. */
+/* More signatures than the session keeps prepared (64): each still runs, the later ones by name;
+ * a tensor both fed and fetched is the value fed on either path; a prepared signature runs on
+ * after the graph grew, and not once the session is closed. */
 void TestManySignatures(void) {
   TF_Status* s = TF_NewStatus();
   TF_Graph* g = TF_NewGraph();
@@ -431,6 +432,21 @@ void TestManySignatures(void) {
   TF_Operation* x = Placeholder(g, "x", TF_FLOAT, s);
   TF_Session* session = TF_NewSession(g, NULL, s);
   CHECK_OK(s);
+  /* The first signature, prepared: x fed and fetched beside c3. */
+  TF_Tensor* first = ScalarFloat(1.5f);
+  TF_Output first_input = {x, 0};
+  TF_Output first_outputs[2] = {{x, 0}, {consts[3], 0}};
+  TF_Tensor* first_values[2] = {NULL, NULL};
+  for (int step = 0; step < 2; ++step) {
+    TF_SessionRun(session, NULL, &first_input, &first, 1, first_outputs, first_values, 2, NULL, 0,
+                  NULL, s);
+    CHECK_OK(s);
+    CHECK(first_values[0] != NULL && TF_TensorData(first_values[0]) == TF_TensorData(first));
+    CHECK(first_values[1] != NULL && *(const float*)TF_TensorData(first_values[1]) == 3.0f);
+    TF_DeleteTensor(first_values[0]);
+    TF_DeleteTensor(first_values[1]);
+  }
+  TF_DeleteTensor(first);
   for (int round = 0; round < 2; ++round) {
     for (int i = 0; i < kConsts; ++i) {
       TF_Output output = {consts[i], 0};
@@ -456,6 +472,33 @@ void TestManySignatures(void) {
   CHECK(values[0] != NULL && TF_TensorData(values[0]) == TF_TensorData(fed));
   TF_DeleteTensor(values[0]);
   TF_DeleteTensor(fed);
+
+  /* The graph grows: prepared signatures run on, the new node runs by name. */
+  TF_Operation* sum = Binary(g, "AddV2", "sum", consts[1], consts[2], s);
+  CHECK_OK(s);
+  TF_Output prepared = {consts[0], 0};
+  TF_Output added = {sum, 0};
+  TF_Tensor* value = NULL;
+  TF_SessionRun(session, NULL, NULL, NULL, 0, &prepared, &value, 1, NULL, 0, NULL, s);
+  CHECK_OK(s);
+  CHECK(value != NULL && *(const float*)TF_TensorData(value) == 0.0f);
+  TF_DeleteTensor(value);
+  value = NULL;
+  TF_SessionRun(session, NULL, NULL, NULL, 0, &added, &value, 1, NULL, 0, NULL, s);
+  CHECK_OK(s);
+  CHECK(value != NULL && *(const float*)TF_TensorData(value) == 3.0f);
+  TF_DeleteTensor(value);
+
+  /* Closed, no step runs: a prepared one, or one whose outputs are all fed. */
+  TF_CloseSession(session, s);
+  value = NULL;
+  TF_SessionRun(session, NULL, NULL, NULL, 0, &prepared, &value, 1, NULL, 0, NULL, s);
+  CHECK_ERROR(s, TF_FAILED_PRECONDITION, "TF_SessionRun: the session has been closed");
+  CHECK(value == NULL);
+  TF_Tensor* again = ScalarFloat(2.0f);
+  TF_SessionRun(session, NULL, &input, &again, 1, &input, &value, 1, NULL, 0, NULL, s);
+  CHECK_ERROR(s, TF_FAILED_PRECONDITION, "TF_SessionRun: the session has been closed");
+  TF_DeleteTensor(again);
   TF_DeleteSession(session, s);
   TF_DeleteGraph(g);
   TF_DeleteStatus(s);
