@@ -6,6 +6,7 @@
 //    copied.
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,38 +65,38 @@ void BM_TFSessionRunIdentity(benchmark::State& state) {
 }
 BENCHMARK(BM_TFSessionRunIdentity)->Unit(benchmark::kMicrosecond);
 
-void BM_SessionRunIdentity(benchmark::State& state) {
+// The same Placeholder "x" and Identity "y" through the C++ API.
+std::unique_ptr<Session> IdentitySession() {
   tensorflow::GraphDef def;
   google::protobuf::TextFormat::ParseFromString(R"pb(
     node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
     node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
   )pb", &def);
-  auto session = Session::Create(SessionOptions(), def);
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(SessionOptions(), def);
   if (!session.ok()) std::abort();
+  return *std::move(session);
+}
+
+void BM_SessionRunIdentity(benchmark::State& state) {
+  std::unique_ptr<Session> session = IdentitySession();
   std::vector<std::pair<std::string, Tensor>> feeds = {{"x:0", Tensor::Vector<float>({1})}};
   std::vector<std::string> fetches = {"y:0"};
   std::vector<Tensor> out;
   for (auto _ : state) {
-    if (!(*session)->Run(feeds, fetches, {}, &out).ok()) state.SkipWithError("run failed");
+    if (!session->Run(feeds, fetches, {}, &out).ok()) state.SkipWithError("run failed");
   }
 }
 BENCHMARK(BM_SessionRunIdentity)->Unit(benchmark::kMicrosecond);
 
 // The same step as a callable (Session::MakeCallable): what TF_SessionRun runs underneath.
 void BM_SessionRunCallableIdentity(benchmark::State& state) {
-  tensorflow::GraphDef def;
-  google::protobuf::TextFormat::ParseFromString(R"pb(
-    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
-  )pb", &def);
-  auto session = Session::Create(SessionOptions(), def);
-  if (!session.ok()) std::abort();
-  absl::StatusOr<Session::CallableHandle> handle = (*session)->MakeCallable({"x:0"}, {"y:0"}, {});
+  std::unique_ptr<Session> session = IdentitySession();
+  absl::StatusOr<Session::CallableHandle> handle = session->MakeCallable({"x:0"}, {"y:0"}, {});
   if (!handle.ok()) std::abort();
   std::vector<Tensor> feeds = {Tensor::Vector<float>({1})};
   std::vector<Tensor> out;
   for (auto _ : state) {
-    if (!(*session)->RunCallable(*handle, RunOptions(), feeds, &out, nullptr).ok()) {
+    if (!session->RunCallable(*handle, RunOptions(), feeds, &out, nullptr).ok()) {
       state.SkipWithError("run failed");
     }
   }

@@ -95,8 +95,6 @@ struct CachedCallable {
   std::vector<const TF_Operation*> targets;
   // Per output: the input it is (a tensor both fed and fetched is the value fed), or -1.
   std::vector<int> fed_index;
-  // Outputs the callable fetches (those not fed).
-  int num_fetches = 0;
 };
 }  // namespace c_api
 }  // namespace tessera

@@ -196,6 +196,40 @@ bool SameSignature(const CachedCallable& callable, const TF_Output* inputs, int 
          std::equal(callable.targets.begin(), callable.targets.end(), target_opers);
 }
 
+// A signature by name, as the session takes it. A fetched tensor that is also fed is the fed
+// value, as in TensorFlow: it is answered by TF_SessionRun (fed_index) and not asked of the
+// session (which refuses a tensor both fed and fetched).
+struct SignatureNames {
+  std::vector<std::string> feeds;
+  std::vector<std::string> fetches;  // the outputs not fed
+  std::vector<std::string> targets;
+  std::vector<int> fed_index;  // per output: the input it is, or -1
+  // Every output is fed and there is no target: nothing to run.
+  bool runs_nothing = false;
+};
+
+SignatureNames NameSignature(const TF_Output* inputs, int ninputs, const TF_Output* outputs,
+                             int noutputs, const TF_Operation* const* target_opers,
+                             int ntargets) {
+  SignatureNames names;
+  names.feeds.resize(ninputs);
+  for (int i = 0; i < ninputs; ++i) {
+    names.feeds[i] = inputs[i].oper->output_names[inputs[i].index];
+  }
+  names.fed_index.assign(noutputs, -1);
+  for (int i = 0; i < noutputs; ++i) {
+    const std::string& name = outputs[i].oper->output_names[outputs[i].index];
+    for (int j = 0; j < ninputs; ++j) {
+      if (names.feeds[j] == name) names.fed_index[i] = j;
+    }
+    if (names.fed_index[i] < 0) names.fetches.push_back(name);
+  }
+  names.targets.resize(ntargets);
+  for (int i = 0; i < ntargets; ++i) names.targets[i] = target_opers[i]->node->name();
+  names.runs_nothing = noutputs > 0 && names.fetches.empty() && ntargets == 0;
+  return names;
+}
+
 // The cached callable of this (inputs, outputs, targets) signature, else one made (MakeCallable's
 // errors are Run's) and cached; nullptr (with OK) once the cache is full: the step then runs by
 // name. Plans are made outside the lock, so steps preparing different signatures do not wait for
@@ -215,34 +249,20 @@ absl::StatusOr<const CachedCallable*> FindOrMakeCallable(
   const int cached = session->num_cached.load(std::memory_order_acquire);
   if (const CachedCallable* found = find(cached)) return found;
   if (cached == TF_Session::kMaxCachedCallables) return nullptr;
-  std::vector<std::string> feeds(ninputs);
-  for (int i = 0; i < ninputs; ++i) feeds[i] = inputs[i].oper->output_names[inputs[i].index];
-  // A fetched tensor that is also fed is the fed value, as in TensorFlow: it is answered by
-  // TF_SessionRun and not asked of the session (which refuses a tensor both fed and fetched).
-  std::vector<int> fed_index(noutputs, -1);
-  std::vector<std::string> fetches;
-  for (int i = 0; i < noutputs; ++i) {
-    const std::string& name = outputs[i].oper->output_names[outputs[i].index];
-    for (int j = 0; j < ninputs; ++j) {
-      if (feeds[j] == name) fed_index[i] = j;
-    }
-    if (fed_index[i] < 0) fetches.push_back(name);
-  }
-  std::vector<std::string> targets(ntargets);
-  for (int i = 0; i < ntargets; ++i) targets[i] = target_opers[i]->node->name();
+  SignatureNames names =
+      NameSignature(inputs, ninputs, outputs, noutputs, target_opers, ntargets);
   std::unique_ptr<CachedCallable> callable;
-  if (noutputs > 0 && fetches.empty() && ntargets == 0) {
-    callable = std::make_unique<CachedCallable>(nullptr, 0);  // every output is fed
+  if (names.runs_nothing) {
+    callable = std::make_unique<CachedCallable>(nullptr, 0);
   } else {
     ASSIGN_OR_RETURN(Session::CallableHandle handle,
-                     session->session->MakeCallable(feeds, fetches, targets));
+                     session->session->MakeCallable(names.feeds, names.fetches, names.targets));
     callable = std::make_unique<CachedCallable>(session->session.get(), handle);
   }
   callable->inputs.assign(inputs, inputs + ninputs);
   callable->outputs.assign(outputs, outputs + noutputs);
   callable->targets.assign(target_opers, target_opers + ntargets);
-  callable->fed_index = std::move(fed_index);
-  callable->num_fetches = static_cast<int>(fetches.size());
+  callable->fed_index = std::move(names.fed_index);
   std::lock_guard<std::mutex> lock(session->callables_mu);
   const int now = session->num_cached.load(std::memory_order_relaxed);
   // Another step may have published it meanwhile (ours is then released), or filled the cache.
@@ -262,24 +282,16 @@ absl::Status RunUncached(TF_Session* session, const RunOptions& options,
                          const TF_Operation* const* target_opers, int ntargets,
                          std::vector<int>* fed_index, std::vector<Tensor>* values,
                          RunMetadata* metadata) {
+  SignatureNames names = NameSignature(inputs, static_cast<int>(feeds.size()), outputs, noutputs,
+                                       target_opers, ntargets);
+  *fed_index = std::move(names.fed_index);
+  if (names.runs_nothing) return absl::OkStatus();
   std::vector<std::pair<std::string, Tensor>> named(feeds.size());
   for (size_t i = 0; i < feeds.size(); ++i) {
-    named[i].first = inputs[i].oper->output_names[inputs[i].index];
+    named[i].first = std::move(names.feeds[i]);
     named[i].second = feeds[i];
   }
-  fed_index->assign(noutputs, -1);
-  std::vector<std::string> fetches;
-  for (int i = 0; i < noutputs; ++i) {
-    const std::string& name = outputs[i].oper->output_names[outputs[i].index];
-    for (size_t j = 0; j < named.size(); ++j) {
-      if (named[j].first == name) (*fed_index)[i] = static_cast<int>(j);
-    }
-    if ((*fed_index)[i] < 0) fetches.push_back(name);
-  }
-  std::vector<std::string> targets(ntargets);
-  for (int i = 0; i < ntargets; ++i) targets[i] = target_opers[i]->node->name();
-  if (noutputs > 0 && fetches.empty() && ntargets == 0) return absl::OkStatus();
-  return session->session->Run(options, named, fetches, targets, values, metadata);
+  return session->session->Run(options, named, names.fetches, names.targets, values, metadata);
 }
 
 absl::Status Run(TF_Session* session, const TF_Buffer* run_options, const TF_Output* inputs,
