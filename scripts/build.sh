@@ -10,7 +10,8 @@ shift $(( $# > 2 ? 2 : $# ))
 export CCACHE_BASEDIR="$PWD"
 export CCACHE_NOHASHDIR=1
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" \
-  -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" >/dev/null
+  -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache "$@" >/dev/null
 jobs=$(nproc 2>/dev/null || echo 2)
 targets=()
 if [[ -n ${TESSERA_BUILD_TARGETS:-} ]]; then targets=(--target ${TESSERA_BUILD_TARGETS}); fi

@@ -13,6 +13,41 @@
 #include "host/abi/runtime_slots.h"
 
 namespace tessera {
+namespace {
+
+// The rejected plugin whose manifest provides device type `type`, or nullptr.
+const PluginRecord* RefusedProviderOf(const PluginRegistry& plugins, const std::string& type) {
+  for (const PluginRecord& record : plugins.records()) {
+    if (record.state != PluginState::kRejected) continue;
+    for (const ManifestProvide& provide : record.provides) {
+      if (provide.kind == ProvideKind::kDevice && provide.name == type) return &record;
+    }
+  }
+  return nullptr;
+}
+
+// device_count without the types whose plugin was refused (a GPU plugin on a machine without a
+// GPU): a count of 0 for such a type is what the machine has, and a positive count cannot be met,
+// which the error says with the plugin's reason.
+absl::StatusOr<std::map<std::string, int>> DeviceCountsOfLoadedTypes(
+    const PluginRegistry& plugins, const std::map<std::string, int>& device_count) {
+  std::map<std::string, int> kept;
+  for (const auto& [type, count] : device_count) {
+    const PluginRecord* refused =
+        plugins.FindDeviceType(type) == nullptr ? RefusedProviderOf(plugins, type) : nullptr;
+    if (refused == nullptr) {
+      kept.emplace(type, count);
+    } else if (count > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "device_count asks for ", count, " ", type, " device", count == 1 ? "" : "s",
+          ", but plugin '", refused->name, "', which provides them, was refused: ",
+          refused->reason));
+    }
+  }
+  return kept;
+}
+
+}  // namespace
 
 std::string EnvironmentOptions::Key() const {
   return absl::StrCat(
@@ -54,7 +89,8 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   }
 
   DeviceManagerOptions device_options;
-  device_options.device_count = options.device_count;
+  ASSIGN_OR_RETURN(device_options.device_count,
+                   DeviceCountsOfLoadedTypes(*env->plugins_, options.device_count));
   device_options.job = options.job;
   device_options.task = options.task;
   ASSIGN_OR_RETURN(env->devices_,

@@ -1,0 +1,30 @@
+// The GPU kernels behind the SDK: each checks its arguments on the host, allocates its outputs
+// and enqueues device work on the compute stream without waiting for it.
+#ifndef TESSERA_PLUGINS_CUDA_GPU_KERNELS_H_
+#define TESSERA_PLUGINS_CUDA_GPU_KERNELS_H_
+
+#include "plugins/cuda/elementwise_kernels.h"
+#include "tessera/plugin_api/plugin.h"
+#include "tessera/sdk/shape.h"
+#include "tessera/sdk/status.h"
+
+namespace tessera::gpu {
+
+// The element-wise, cast, fill, constant and buffer-sharing kernels (gpu_kernels.cc).
+sdk::Status RegisterElementwiseKernels(TSR_Registrar* registrar);
+// MatMul and BatchMatMulV2 through the BLAS library (gpu_blas.cc).
+sdk::Status RegisterBlasKernels(TSR_Registrar* registrar);
+
+// The device element type of `dtype`; INVALID_ARGUMENT naming `what` for a type the device
+// kernels do not have.
+sdk::Status ElementTypeOf(TSR_DataType dtype, const char* what, ElementType* type);
+
+// The output shape of broadcasting x against y (numpy rules) and the plan the binary kernels
+// follow, with adjacent dimensions that broadcast alike merged. INVALID_ARGUMENT "Incompatible
+// shapes: [2,3] vs. [4]" as TensorFlow.
+sdk::Status MakeBroadcastPlan(const sdk::Shape& x, const sdk::Shape& y, sdk::Shape* out,
+                              BroadcastPlan* plan);
+
+}  // namespace tessera::gpu
+
+#endif  // TESSERA_PLUGINS_CUDA_GPU_KERNELS_H_
