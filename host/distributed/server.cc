@@ -119,6 +119,7 @@ absl::Status Server::Impl::Start() {
   env_options.inter_op_threads = options_.inter_op_threads;
   env_options.intra_op_threads = options_.intra_op_threads;
   env_options.device_count = options_.device_count;
+  env_options.device_options = options_.device_options;
   env_options.job = options_.job;
   env_options.task = options_.task;
   ASSIGN_OR_RETURN(env_, Environment::Create(env_options));

@@ -35,6 +35,8 @@ struct ServerOptions {
   int inter_op_threads = 0;
   int intra_op_threads = 0;
   std::map<std::string, int> device_count;
+  // As SessionOptions::device_options.
+  std::map<std::string, std::map<std::string, std::string>> device_options;
   // Deadline of every remote call this task makes (control calls, a step's partitions and its
   // tensor pulls) unless a step's RunOptions::timeout_ms says otherwise.
   int64_t call_timeout_ms = 60000;

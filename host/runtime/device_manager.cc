@@ -1,6 +1,7 @@
 // Device creation from the plugins' device types.
 #include "host/runtime/device_manager.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -41,6 +42,14 @@ std::string TypeLabel(const DeviceTypeSpec& spec) {
 absl::StatusOr<std::unique_ptr<DeviceManager>> DeviceManager::Create(
     const std::vector<DeviceTypeSpec>& device_types, const DeviceManagerOptions& options) {
   RETURN_IF_ERROR(CheckDeviceCounts(device_types, options.device_count));
+  for (const auto& [type, type_options] : options.type_options) {
+    const bool known = std::any_of(device_types.begin(), device_types.end(),
+                                   [&](const DeviceTypeSpec& spec) { return spec.device_type == type; });
+    if (!known) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device options name device type '", type, "', which no loaded plugin provides"));
+    }
+  }
   auto manager = std::make_unique<DeviceManager>();
   for (const DeviceTypeSpec& spec : device_types) {
     if (!spec.active) continue;
@@ -61,10 +70,21 @@ absl::StatusOr<std::unique_ptr<DeviceManager>> DeviceManager::Create(
                                                " devices requested, ", *count,
                                                " available; created ", *count));
     }
+    DeviceOptions device_options = options.device_options;
+    auto type_options = options.type_options.find(spec.device_type);
+    if (type_options != options.type_options.end()) {
+      for (const auto& [key, value] : type_options->second) device_options[key] = value;
+    }
     for (int ordinal = 0; ordinal < *count; ++ordinal) {
       absl::StatusOr<std::unique_ptr<PluginDevice>> plugin_device =
-          spec.CreateDevice(ordinal, options.device_options, requested);
+          spec.CreateDevice(ordinal, device_options, requested);
       if (!plugin_device.ok()) {
+        // Options the configuration gave this type that the plugin refuses are the user's error.
+        if (type_options != options.type_options.end() &&
+            plugin_device.status().code() == absl::StatusCode::kInvalidArgument) {
+          return WithContext(plugin_device.status(),
+                             absl::StrCat("the device options of ", spec.device_type));
+        }
         manager->skipped_.push_back(absl::StrCat(spec.device_type, ":", ordinal, " from plugin '",
                                                  spec.origin.plugin_name,
                                                  "': ", plugin_device.status().message()));

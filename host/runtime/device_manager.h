@@ -19,8 +19,10 @@ struct DeviceManagerOptions {
   std::string job = "localhost";
   int replica = 0;
   int task = 0;
-  // Options passed to every Device_Create.
+  // Options passed to every Device_Create, and those for the devices of one type only (which
+  // win over the former); a type in type_options that no plugin provides is INVALID_ARGUMENT.
   DeviceOptions device_options;
+  std::map<std::string, DeviceOptions> type_options;
   // How many devices to create per device type ({"CPU": 2} gives CPU:0 and CPU:1). A type not
   // listed gets its plugin's default; 0 creates none of that type.
   std::map<std::string, int> device_count;

@@ -171,5 +171,28 @@ TEST(DeviceManagerTest, CountThePluginRefusesIsItsError) {
   EXPECT_EQ(NamesOf(**most, "CPU").back(), "/job:localhost/replica:0/task:0/device:CPU:255");
 }
 
+TEST(DeviceManagerTest, TypeOptionsReachOnlyThatTypesDevices) {
+  DeviceManagerOptions options;
+  options.device_count = {{"CPU", 1}, {"TESTDEV", 1}};
+  options.type_options = {{"TESTDEV", {{"stream_delay_us", "10"}}}};
+  absl::StatusOr<std::unique_ptr<DeviceManager>> manager =
+      DeviceManager::Create(Plugins().device_types(), options);
+  ASSERT_TRUE(manager.ok()) << manager.status();
+  int testdev = 0;
+  for (const Device* device : (*manager)->devices()) testdev += device->device_type() == "TESTDEV";
+  EXPECT_EQ(testdev, 1);
+  // A value the plugin refuses fails creation, naming the option (not a silently missing device).
+  options.type_options = {{"TESTDEV", {{"stream_delay_us", "soon"}}}};
+  ExpectError(DeviceManager::Create(Plugins().device_types(), options).status(),
+              absl::StatusCode::kInvalidArgument,
+              "the device options of TESTDEV: device type 'TESTDEV' from plugin 'testdevice' "
+              "Device_Create (ordinal 0): TESTDEV option stream_delay_us 'soon' is not a number of "
+              "microseconds in [0, 1000000]");
+  options.type_options = {{"GPU", {{"allow_tf32", "false"}}}};
+  ExpectError(DeviceManager::Create(Plugins().device_types(), options).status(),
+              absl::StatusCode::kInvalidArgument,
+              "device options name device type 'GPU', which no loaded plugin provides");
+}
+
 }  // namespace
 }  // namespace tessera

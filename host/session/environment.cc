@@ -49,12 +49,22 @@ absl::StatusOr<std::map<std::string, int>> DeviceCountsOfLoadedTypes(
 
 }  // namespace
 
+std::string EnvironmentOptions::DeviceOptionsKey() const {
+  std::string key;
+  for (const auto& [type, options] : device_options) {
+    absl::StrAppend(&key, type, "{", absl::StrJoin(options, "\x1f", absl::PairFormatter("=")),
+                    "}");
+  }
+  return key;
+}
+
 std::string EnvironmentOptions::Key() const {
   return absl::StrCat(
       absl::StrJoin(plugin_paths, "\x1f"), "|",
       default_plugin_dir.has_value() ? "dir=" + *default_plugin_dir : std::string("exe"), "|",
       inter_op_threads, "|", intra_op_threads, "|",
-      absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", job, "|", task, "|",
+      absl::StrJoin(device_count, ",", absl::PairFormatter("=")), "|", DeviceOptionsKey(), "|",
+      job, "|", task, "|",
       plugin_policy.Key());
 }
 
@@ -91,6 +101,13 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   DeviceManagerOptions device_options;
   ASSIGN_OR_RETURN(device_options.device_count,
                    DeviceCountsOfLoadedTypes(*env->plugins_, options.device_count));
+  for (const auto& [type, type_options] : options.device_options) {
+    // A refused plugin's type has no devices to configure.
+    if (env->plugins_->FindDeviceType(type) == nullptr && RefusedProviderOf(*env->plugins_, type)) {
+      continue;
+    }
+    device_options.type_options.emplace(type, type_options);
+  }
   device_options.job = options.job;
   device_options.task = options.task;
   ASSIGN_OR_RETURN(env->devices_,

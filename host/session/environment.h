@@ -32,11 +32,14 @@ struct EnvironmentOptions {
   // Devices per device type (SessionOptions::device_count); types not listed get their
   // plugin's default.
   std::map<std::string, int> device_count;
+  // Options of each device type's devices (SessionOptions::device_options).
+  std::map<std::string, std::map<std::string, std::string>> device_options;
   // The task the devices belong to: /job:<job>/replica:0/task:<task>/device:...
   std::string job = "localhost";
   int task = 0;
 
   std::string Key() const;
+  std::string DeviceOptionsKey() const;
 };
 
 class Environment {

@@ -47,6 +47,7 @@ absl::StatusOr<std::shared_ptr<Environment>> SessionEnvironment(const SessionOpt
   env_options.inter_op_threads = options.inter_op_threads;
   env_options.intra_op_threads = options.intra_op_threads;
   env_options.device_count = options.device_count;
+  env_options.device_options = options.device_options;
   return Environment::Get(env_options);
 }
 

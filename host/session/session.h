@@ -50,6 +50,10 @@ struct SessionOptions {
   // How many devices of a type to create, e.g. {"CPU": 2} for /device:CPU:0 and /device:CPU:1.
   // Types not listed get their plugin's default (one CPU device; every device of other types).
   std::map<std::string, int> device_count;
+  // Options of the devices of a type, passed to the plugin when it creates each device, e.g.
+  // {"GPU": {{"allow_tf32", "false"}}} (each plugin documents its own; docs/gpu.md). A type whose
+  // plugin was refused is ignored; a type no plugin provides is INVALID_ARGUMENT.
+  std::map<std::string, std::map<std::string, std::string>> device_options;
   // Distributed targets only: the deadline of each call to the master, and the timeout of a step
   // whose RunOptions::timeout_ms is 0.
   int64_t call_timeout_ms = 60000;

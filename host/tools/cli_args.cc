@@ -132,7 +132,7 @@ absl::Status ParseRun(const std::vector<std::string>& args, CliArgs* out) {
        }});
   AddPluginPolicyOptions("run", &run.plugin_policy, &specs);
   AddRuntimeOptions("run", &run.plugin_paths, &run.inter_op_threads, &run.intra_op_threads,
-                    &device_counts, &specs);
+                    &device_counts, &run.device_options, &specs);
   RETURN_IF_ERROR(ParseOptions("run", args, specs, [&](const std::string& arg) {
     if (absl::StartsWith(arg, "-") && arg != "-") {
       return UsageError("run",
@@ -323,7 +323,7 @@ absl::Status ParseServe(const std::vector<std::string>& args, const CliEnvironme
   }
   AddPluginPolicyOptions("serve", &serve.plugin_policy, &specs);
   AddRuntimeOptions("serve", &serve.plugin_paths, &serve.inter_op_threads, &serve.intra_op_threads,
-                    &device_counts, &specs);
+                    &device_counts, &serve.device_options, &specs);
   RETURN_IF_ERROR(ParseOptions("serve", args, specs, [](const std::string& arg) {
     if (absl::StartsWith(arg, "-")) {
       return UsageError("serve",

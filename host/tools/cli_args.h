@@ -53,6 +53,8 @@ struct RunArgs {
   // Devices to create per type ("CPU" -> 2), from --cpu-devices and --device-count; types are
   // upper case.
   std::map<std::string, int> device_count;
+  // From --device-option TYPE:KEY=VALUE: options of each type's devices (upper-case types).
+  std::map<std::string, std::map<std::string, std::string>> device_options;
   // 0: no step timeout (a cluster's step still gets the session's call deadline).
   int64_t timeout_ms = 0;
   // Empty: run in this process. Otherwise the session target of a cluster's master
@@ -75,8 +77,9 @@ struct ServeArgs {
   PluginPolicyOptions plugin_policy;
   int inter_op_threads = 0;
   int intra_op_threads = 0;
-  // As RunArgs::device_count.
+  // As RunArgs::device_count and RunArgs::device_options.
   std::map<std::string, int> device_count;
+  std::map<std::string, std::map<std::string, std::string>> device_options;
   // 0: not given, the server's default (see ServerOptions).
   int64_t call_timeout_ms = 0;
   int64_t session_idle_timeout_ms = 0;

@@ -74,6 +74,31 @@ TEST(CliArgsTest, RunTracingAndPlacementOptions) {
       ElementsAre(Pair("MY_DEV2", 7)));
 }
 
+TEST(CliArgsTest, DeviceOptions) {
+  CliArgs args = Parse({"run", "g.pb", "--fetch", "y", "--device-option", "gpu:allow_tf32=false",
+                        "--device-option=GPU:memory_fraction=0.5", "--device-option",
+                        "TESTDEV:stream_delay_us="});
+  EXPECT_THAT(args.run.device_options,
+              ElementsAre(Pair("GPU", ElementsAre(Pair("allow_tf32", "false"),
+                                                  Pair("memory_fraction", "0.5"))),
+                          Pair("TESTDEV", ElementsAre(Pair("stream_delay_us", "")))));
+  EXPECT_THAT(Parse({"serve", "--cluster", "worker=localhost:2222", "--job", "worker", "--task",
+                     "0", "--device-option", "GPU:allow_tf32=true"})
+                  .serve.device_options,
+              ElementsAre(Pair("GPU", ElementsAre(Pair("allow_tf32", "true")))));
+  EXPECT_THAT(UsageError({"run", "g.pb", "--fetch", "y", "--device-option", "GPU=1"}),
+              HasSubstr("--device-option expects TYPE:KEY=VALUE (e.g. GPU:allow_tf32=false), "
+                        "got 'GPU=1'"));
+  EXPECT_THAT(UsageError({"run", "g.pb", "--fetch", "y", "--device-option", "GPU:=1"}),
+              HasSubstr("--device-option expects TYPE:KEY=VALUE"));
+  EXPECT_THAT(UsageError({"run", "g.pb", "--fetch", "y", "--device-option", "9X:k=1"}),
+              HasSubstr("--device-option expects a device type (a letter, then letters, digits "
+                        "or '_') before ':', got '9X'"));
+  EXPECT_THAT(UsageError({"run", "g.pb", "--fetch", "y", "--device-option", "gpu:a=1",
+                          "--device-option", "GPU:a=2"}),
+              HasSubstr("--device-option gives GPU:a twice"));
+}
+
 TEST(CliArgsTest, RunGraphMayComeAfterOptions) {
   CliArgs args = Parse({"run", "--target", "t", "graph.pbtxt"});
   EXPECT_EQ(args.run.graph_path, "graph.pbtxt");
@@ -240,7 +265,8 @@ TEST(CliArgsTest, UsageTexts) {
   EXPECT_EQ(CommandUsage(""), ProgramUsage());
   EXPECT_THAT(CommandUsage("run"), HasSubstr("--feed NAME=FILE.npy"));
   for (const char* option : {"--trace FILE.json", "--log-device-placement", "--soft-placement",
-                             "--no-op-fusion", "--cpu-devices N", "--device-count TYPE=N"}) {
+                             "--no-op-fusion", "--cpu-devices N", "--device-count TYPE=N",
+                             "--device-option TYPE:KEY=VALUE"}) {
     EXPECT_THAT(CommandUsage("run"), HasSubstr(option));
   }
   EXPECT_THAT(CommandUsage("plugins"), HasSubstr("--json"));

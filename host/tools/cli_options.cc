@@ -239,7 +239,9 @@ void AddPluginPolicyOptions(const std::string& command, PluginPolicyOptions* pol
 
 void AddRuntimeOptions(const std::string& command, std::vector<std::string>* plugin_paths,
                        int* inter_op_threads, int* intra_op_threads,
-                       DeviceCountReader* device_counts, std::vector<OptionSpec>* specs) {
+                       DeviceCountReader* device_counts,
+                       std::map<std::string, std::map<std::string, std::string>>* device_options,
+                       std::vector<OptionSpec>* specs) {
   specs->push_back({"--plugin", "a manifest file or folder", [=](const std::string& value) {
                       plugin_paths->push_back(value);
                       return absl::OkStatus();
@@ -258,6 +260,34 @@ void AddRuntimeOptions(const std::string& command, std::vector<std::string>* plu
   specs->push_back({"--device-count", "TYPE=N", [=](const std::string& value) {
                       return device_counts->ParseDeviceCount(value);
                     }});
+  specs->push_back({"--device-option", "TYPE:KEY=VALUE", [=](const std::string& value) {
+                      return ParseDeviceOption(command, value, device_options);
+                    }});
+}
+
+absl::Status ParseDeviceOption(absl::string_view command, absl::string_view value,
+                               std::map<std::string, std::map<std::string, std::string>>* device_options) {
+  const size_t colon = value.find(':');
+  const size_t eq = value.find('=');
+  if (colon == absl::string_view::npos || eq == absl::string_view::npos || colon == 0 ||
+      eq < colon + 2) {
+    return UsageError(command, absl::StrCat("--device-option expects TYPE:KEY=VALUE (e.g. "
+                                            "GPU:allow_tf32=false), got '",
+                                            value, "'"));
+  }
+  const absl::string_view type = value.substr(0, colon);
+  if (!IsDeviceType(type)) {
+    return UsageError(command, absl::StrCat("--device-option expects a device type (a letter, "
+                                            "then letters, digits or '_') before ':', got '",
+                                            type, "'"));
+  }
+  const std::string key(value.substr(colon + 1, eq - colon - 1));
+  auto& options = (*device_options)[absl::AsciiStrToUpper(type)];
+  if (!options.emplace(key, std::string(value.substr(eq + 1))).second) {
+    return UsageError(command, absl::StrCat("--device-option gives ", absl::AsciiStrToUpper(type),
+                                            ":", key, " twice"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<std::string>> ParseTagSet(absl::string_view command,

@@ -82,10 +82,17 @@ bool IsServerTarget(absl::string_view target);
 void AddPluginPolicyOptions(const std::string& command, PluginPolicyOptions* policy,
                             std::vector<OptionSpec>* specs);
 // Options that are the same in `tessera run` and `tessera serve`: --plugin, the thread counts,
-// --cpu-devices and --device-count.
+// --cpu-devices, --device-count and --device-option TYPE:KEY=VALUE.
 void AddRuntimeOptions(const std::string& command, std::vector<std::string>* plugin_paths,
                        int* inter_op_threads, int* intra_op_threads,
-                       DeviceCountReader* device_counts, std::vector<OptionSpec>* specs);
+                       DeviceCountReader* device_counts,
+                       std::map<std::string, std::map<std::string, std::string>>* device_options,
+                       std::vector<OptionSpec>* specs);
+
+// "--device-option GPU:allow_tf32=false" into (*device_options)["GPU"]["allow_tf32"]; the type is
+// case-insensitive, a key given twice for a type is a usage error.
+absl::Status ParseDeviceOption(absl::string_view command, absl::string_view value,
+                               std::map<std::string, std::map<std::string, std::string>>* device_options);
 
 // "--tag-set serve,gpu": non-empty tags separated by commas.
 absl::StatusOr<std::vector<std::string>> ParseTagSet(absl::string_view command,

@@ -97,6 +97,8 @@ options:
                            default 1)
   --device-count TYPE=N    create N devices of TYPE (e.g. GPU=1; 0 creates none)
                            (repeatable, one per type)
+  --device-option TYPE:KEY=VALUE  an option of TYPE's devices (e.g. GPU:allow_tf32=false;
+                           repeatable)
   --timeout-ms N           cancel the step after N ms (DEADLINE_EXCEEDED); with --server it is
                            also the deadline of the step's calls (default: none locally, 60 s
                            on a cluster)
@@ -160,6 +162,7 @@ options:
                                TESSERA_PLUGIN_CONFIG or /etc/tessera/plugins.json
   --cpu-devices N              create N CPU devices (N >= 1; default 1)
   --device-count TYPE=N        create N devices of TYPE (repeatable, one per type)
+  --device-option TYPE:KEY=VALUE  an option of TYPE's devices (repeatable)
   --inter-op-threads N         threads that run graph nodes (0: one per core; the default)
   --intra-op-threads N         threads kernels may use (0: one per core; the default)
   -h, --help                   show this help

@@ -88,6 +88,7 @@ SessionOptions MakeSessionOptions(const RunArgs& args) {
   options.op_fusion = args.op_fusion;
   options.log_device_placement = args.log_device_placement;
   options.device_count = args.device_count;
+  options.device_options = args.device_options;
   return options;
 }
 

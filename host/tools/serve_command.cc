@@ -26,6 +26,7 @@ ServerOptions ToServerOptions(const ServeArgs& args) {
   options.inter_op_threads = args.inter_op_threads;
   options.intra_op_threads = args.intra_op_threads;
   options.device_count = args.device_count;
+  options.device_options = args.device_options;
   // 0 means "not given": keep the server's defaults.
   if (args.call_timeout_ms > 0) options.call_timeout_ms = args.call_timeout_ms;
   if (args.session_idle_timeout_ms > 0) {

@@ -74,7 +74,9 @@ TEST(CudaPluginTest, WithoutAGpuItIsRefusedWithItsReasonAndTheCpuWorks) {
               HasSubstr("device_count asks for 1 GPU device, but plugin 'cuda', which provides "
                         "them, was refused: plugin 'cuda' 0.1.0 (libtessera_cuda.so) "
                         "TSR_Plugin_Init: no CUDA"));
+  // Options for the refused type's devices are options for no device.
   options.device_count = {{"GPU", 0}};
+  options.device_options = {{"GPU", {{"allow_tf32", "false"}}}};
   session = Session::Create(options, def);
   ASSERT_TRUE(session.ok()) << session.status();
   std::vector<Tensor> outputs;
