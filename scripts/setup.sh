@@ -32,6 +32,8 @@ packages=(
   python3-dev         # find_package(Python3 Development): the package's C step (tessera._fastrun)
   openssl             # kit/tls/make_test_certs.sh, integration tests' TLS
   clang libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer targets
+  hipcc libamdhip64-dev  # find_program(hipcc), find_library(amdhip64): plugins/rocm, the HIP build
+                         # of the GPU plugin (builds and loads without an AMD GPU)
 )
 
 # The op oracle's test-only npm packages (TensorFlow.js's CPU backend, versions pinned by

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -15,15 +18,20 @@
 namespace tessera {
 namespace {
 
-// The rejected plugin whose manifest provides device type `type`, or nullptr.
-const PluginRecord* RefusedProviderOf(const PluginRegistry& plugins, const std::string& type) {
+// The reasons of the rejected plugins whose manifests provide device type `type`.
+std::vector<std::string> RefusedProvidersOf(const PluginRegistry& plugins,
+                                            const std::string& type) {
+  std::vector<std::string> reasons;
   for (const PluginRecord& record : plugins.records()) {
     if (record.state != PluginState::kRejected) continue;
     for (const ManifestProvide& provide : record.provides) {
-      if (provide.kind == ProvideKind::kDevice && provide.name == type) return &record;
+      if (provide.kind == ProvideKind::kDevice && provide.name == type) {
+        reasons.push_back(record.reason);
+        break;
+      }
     }
   }
-  return nullptr;
+  return reasons;
 }
 
 // device_count without the types whose plugin was refused (a GPU plugin on a machine without a
@@ -33,15 +41,15 @@ absl::StatusOr<std::map<std::string, int>> DeviceCountsOfLoadedTypes(
     const PluginRegistry& plugins, const std::map<std::string, int>& device_count) {
   std::map<std::string, int> kept;
   for (const auto& [type, count] : device_count) {
-    const PluginRecord* refused =
-        plugins.FindDeviceType(type) == nullptr ? RefusedProviderOf(plugins, type) : nullptr;
-    if (refused == nullptr) {
+    const std::vector<std::string> refused = plugins.FindDeviceType(type) == nullptr
+                                                 ? RefusedProvidersOf(plugins, type)
+                                                 : std::vector<std::string>();
+    if (refused.empty()) {
       kept.emplace(type, count);
     } else if (count > 0) {
       return absl::FailedPreconditionError(absl::StrCat(
           "device_count asks for ", count, " ", type, " device", count == 1 ? "" : "s",
-          ", but plugin '", refused->name, "', which provides them, was refused: ",
-          refused->reason));
+          ", but every plugin that provides them was refused: ", absl::StrJoin(refused, "; ")));
     }
   }
   return kept;
@@ -103,7 +111,8 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
                    DeviceCountsOfLoadedTypes(*env->plugins_, options.device_count));
   for (const auto& [type, type_options] : options.device_options) {
     // A refused plugin's type has no devices to configure.
-    if (env->plugins_->FindDeviceType(type) == nullptr && RefusedProviderOf(*env->plugins_, type)) {
+    if (env->plugins_->FindDeviceType(type) == nullptr &&
+        !RefusedProvidersOf(*env->plugins_, type).empty()) {
       continue;
     }
     device_options.type_options.emplace(type, type_options);

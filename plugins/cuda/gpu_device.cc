@@ -46,14 +46,14 @@ class DeviceRegions : public RegionAllocator {
   void* AllocateRegion(size_t bytes) override {
     void* ptr = nullptr;
     if (gpuSetDevice(ordinal_) != gpuSuccess || gpuMalloc(&ptr, bytes) != gpuSuccess) {
-      gpuGetLastError();  // an allocation failure is not sticky; clear it
+      static_cast<void>(gpuGetLastError());  // an allocation failure is not sticky; clear it
       return nullptr;
     }
     return ptr;
   }
   void FreeRegion(void* ptr, size_t /*bytes*/) override {
-    gpuSetDevice(ordinal_);
-    gpuFree(ptr);
+    static_cast<void>(gpuSetDevice(ordinal_));
+    static_cast<void>(gpuFree(ptr));
   }
 
  private:
@@ -65,12 +65,12 @@ class PinnedRegions : public RegionAllocator {
   void* AllocateRegion(size_t bytes) override {
     void* ptr = nullptr;
     if (gpuHostAlloc(&ptr, bytes, gpuHostAllocDefault) != gpuSuccess) {
-      gpuGetLastError();
+      static_cast<void>(gpuGetLastError());
       return nullptr;
     }
     return ptr;
   }
-  void FreeRegion(void* ptr, size_t /*bytes*/) override { gpuFreeHost(ptr); }
+  void FreeRegion(void* ptr, size_t /*bytes*/) override { static_cast<void>(gpuFreeHost(ptr)); }
 };
 
 TSR_Status* GetDeviceCount(void* /*user_data*/, int32_t* count) {
@@ -167,7 +167,7 @@ sdk::Status Create(const TSR_Device_Create_Args& args, TSR_Device* device) {
     if (enabled != gpuSuccess && enabled != gpuErrorPeerAccessAlreadyEnabled) {
       return GpuStatus(enabled, device->name, "DeviceEnablePeerAccess");
     }
-    gpuGetLastError();
+    static_cast<void>(gpuGetLastError());
   }
   return sdk::OkStatus();
 }
@@ -290,7 +290,7 @@ TSR_Status* CreateStream(TSR_Device* device, TSR_Stream_Create_Args* args) {
   RETURN_ABI_IF_ERROR(MakeCurrent(device));
   int least = 0;
   int greatest = 0;
-  gpuDeviceGetStreamPriorityRange(&least, &greatest);
+  static_cast<void>(gpuDeviceGetStreamPriorityRange(&least, &greatest));
   auto* stream = new (std::nothrow) TSR_Stream();
   if (stream == nullptr) return sdk::ResourceExhausted("out of host memory").Release();
   const gpuError_t error = gpuStreamCreateWithPriority(&stream->stream, gpuStreamNonBlocking,
@@ -305,8 +305,8 @@ TSR_Status* CreateStream(TSR_Device* device, TSR_Stream_Create_Args* args) {
 
 void DestroyStream(TSR_Device* device, TSR_Stream* stream) {
   if (stream == nullptr) return;
-  gpuSetDevice(device->ordinal);
-  gpuStreamDestroy(stream->stream);
+  static_cast<void>(gpuSetDevice(device->ordinal));
+  static_cast<void>(gpuStreamDestroy(stream->stream));
   delete stream;
 }
 
@@ -340,8 +340,8 @@ TSR_Status* CreateEvent(TSR_Device* device, TSR_Event** event) {
 // The runtime keeps an event that queued work still records or waits on until that work is done.
 void DestroyEvent(TSR_Device* device, TSR_Event* event) {
   if (event == nullptr) return;
-  gpuSetDevice(device->ordinal);
-  gpuEventDestroy(event->event);
+  static_cast<void>(gpuSetDevice(device->ordinal));
+  static_cast<void>(gpuEventDestroy(event->event));
   delete event;
 }
 
@@ -355,7 +355,7 @@ TSR_Status* QueryEvent(TSR_Device* device, TSR_Event* event, bool* complete) {
   const gpuError_t error = gpuEventQuery(event->event);
   *complete = error == gpuSuccess;
   if (error == gpuErrorNotReady) {
-    gpuGetLastError();
+    static_cast<void>(gpuGetLastError());
     return nullptr;
   }
   return GpuStatus(error, device->name, "EventQuery").Release();
@@ -369,7 +369,7 @@ TSR_Status* ElapsedMicros(TSR_Device* device, TSR_Event* start, TSR_Event* end, 
   float millis = 0;
   const gpuError_t error = gpuEventElapsedTime(&millis, start->event, end->event);
   if (error == gpuErrorNotReady) {
-    gpuGetLastError();
+    static_cast<void>(gpuGetLastError());
     return sdk::FailedPrecondition(device->name, ": an event of the interval has not completed")
         .Release();
   }
@@ -397,7 +397,7 @@ const std::string& UnavailableReason(int32_t* count) {
       devices = n;
       return new std::string();
     }
-    gpuGetLastError();
+    static_cast<void>(gpuGetLastError());
     if (error == gpuSuccess || error == gpuErrorNoDevice) return new std::string(kNoDevice);
     if (error == gpuErrorInsufficientDriver) {
       void* driver = dlopen(kDriverLibrary, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);

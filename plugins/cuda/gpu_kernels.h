@@ -12,8 +12,8 @@ namespace tessera::gpu {
 
 // The element-wise, cast, fill, constant and buffer-sharing kernels (gpu_kernels.cc).
 sdk::Status RegisterElementwiseKernels(TSR_Registrar* registrar);
-// MatMul and BatchMatMulV2 through the BLAS library (gpu_blas.cc).
-sdk::Status RegisterBlasKernels(TSR_Registrar* registrar);
+// MatMul and BatchMatMulV2 (gpu_matmul.cc), multiplying through Gemm (gemm.h).
+sdk::Status RegisterMatMulKernels(TSR_Registrar* registrar);
 
 // The device element type of `dtype`; INVALID_ARGUMENT naming `what` for a type the device
 // kernels do not have.

@@ -9,7 +9,7 @@ namespace tessera::gpu {
 sdk::Status RegisterGpuPlugin(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR(RegisterGpuDevice(registrar));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterElementwiseKernels(registrar));
-  return RegisterBlasKernels(registrar);
+  return RegisterMatMulKernels(registrar);
 }
 
 }  // namespace tessera::gpu

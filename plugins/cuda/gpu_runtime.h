@@ -7,9 +7,14 @@
 
 #if defined(TESSERA_GPU_HIP)
 
-#include <hip/hip_bf16.h>
+// Host-only translation units (compiled by the C++ compiler) see the runtime API; hipcc also sees
+// the kernel language and the 16-bit float types.
+#include <hip/hip_runtime_api.h>
+#if defined(__HIPCC__)
+#include <hip/hip_bfloat16.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
+#endif
 
 #define TESSERA_GPU_PLATFORM "HIP"
 #define TESSERA_GPU_VENDOR "AMD"
@@ -17,7 +22,9 @@ using gpuError_t = hipError_t;
 using gpuStream_t = hipStream_t;
 using gpuEvent_t = hipEvent_t;
 using gpuDeviceProp = hipDeviceProp_t;
+#if defined(__HIPCC__)
 using gpu_bfloat16 = hip_bfloat16;
+#endif
 #define gpuSuccess hipSuccess
 #define gpuErrorNoDevice hipErrorNoDevice
 #define gpuErrorInsufficientDriver hipErrorInsufficientDriver
@@ -43,6 +50,7 @@ using gpu_bfloat16 = hip_bfloat16;
 #define gpuFreeHost hipHostFree
 #define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
+#define gpuMemsetAsync hipMemsetAsync
 #define gpuMemcpyHostToDevice hipMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
 #define gpuMemcpyDefault hipMemcpyDefault
@@ -98,6 +106,7 @@ using gpu_bfloat16 = __nv_bfloat16;
 #define gpuFreeHost cudaFreeHost
 #define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync
+#define gpuMemsetAsync cudaMemsetAsync
 #define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define gpuMemcpyDefault cudaMemcpyDefault

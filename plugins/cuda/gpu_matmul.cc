@@ -1,12 +1,8 @@
-// MatMul and BatchMatMulV2 on the GPU through cuBLAS (float32 with TF32 tensor cores unless the
-// device option allow_tf32 is false, as TensorFlow; float16 and bfloat16 accumulating in float32).
-// Row-major products are column-major ones with the operands swapped: C = A B is C^T = B^T A^T.
-#include <cublas_v2.h>
-
-#include <memory>
-#include <mutex>
+// MatMul and BatchMatMulV2 on the GPU: shapes checked and broadcast here, each product enqueued by
+// Gemm (gemm.h: cuBLAS for CUDA, the shared tiled kernel for HIP).
 #include <vector>
 
+#include "plugins/cuda/gemm.h"
 #include "plugins/cuda/gpu_device.h"
 #include "plugins/cuda/gpu_kernels.h"
 #include "tessera/sdk/kernel.h"
@@ -21,79 +17,11 @@ using sdk::Shape;
 using sdk::Status;
 using sdk::TensorView;
 
-Status BlasStatus(cublasStatus_t status, KernelContext& ctx, const char* call) {
-  if (status == CUBLAS_STATUS_SUCCESS) return sdk::OkStatus();
-  const TSR_Code code = status == CUBLAS_STATUS_ALLOC_FAILED ? TSR_CODE_RESOURCE_EXHAUSTED
-                                                              : TSR_CODE_INTERNAL;
-  return sdk::MakeStatus(code, sdk::StrCat("node '", ctx.node_name(), "': cuBLAS ", call,
-                                           " failed: ", cublasGetStatusName(status), " (",
-                                           cublasGetStatusString(status), ")"));
-}
-
-// The device's handle, made on first use.
-Status Handle(TSR_Device* device, KernelContext& ctx, cublasHandle_t* handle) {
-  if (!device->blas) {
-    cublasHandle_t created = nullptr;
-    TESSERA_SDK_RETURN_IF_ERROR(BlasStatus(cublasCreate(&created), ctx, "Create"));
-    const int ordinal = device->ordinal;
-    device->blas = std::shared_ptr<void>(created, [ordinal](void* h) {
-      cudaSetDevice(ordinal);
-      cublasDestroy(static_cast<cublasHandle_t>(h));
-    });
-  }
-  *handle = static_cast<cublasHandle_t>(device->blas.get());
-  return sdk::OkStatus();
-}
-
-// One (strided, batched) product of row-major matrices: out[b] = op(x[b]) op(y[b]) for b in
-// [0, batch), x[b] at x + b * x_stride elements (0: the same matrix for every b).
-struct Product {
-  bool transpose_x = false;
-  bool transpose_y = false;
-  int64_t m = 0, n = 0, k = 0;
-  int64_t x_cols = 0, y_cols = 0;  // row lengths of x and y as stored
-  int64_t x_stride = 0, y_stride = 0;
-  int64_t batch = 1;
-};
-
-Status Gemm(KernelContext& ctx, TSR_DataType dtype, const Product& p, const void* x, const void* y,
-            void* out) {
-  TSR_Device* device = ctx.device();
-  if (device == nullptr) return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-  TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(device));
-  cudaDataType_t type = CUDA_R_32F;
-  cublasComputeType_t compute = device->allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                                   : CUBLAS_COMPUTE_32F;
-  if (dtype == TSR_DTYPE_HALF) {
-    type = CUDA_R_16F;
-    compute = CUBLAS_COMPUTE_32F;
-  } else if (dtype == TSR_DTYPE_BFLOAT16) {
-    type = CUDA_R_16BF;
-    compute = CUBLAS_COMPUTE_32F;
-  }
-  const float one = 1.0f;
-  const float zero = 0.0f;
-  std::lock_guard<std::mutex> lock(device->blas_mu);
-  cublasHandle_t handle = nullptr;
-  TESSERA_SDK_RETURN_IF_ERROR(Handle(device, ctx, &handle));
-  TESSERA_SDK_RETURN_IF_ERROR(
-      BlasStatus(cublasSetStream(handle, NativeStream(ctx.stream())), ctx, "SetStream"));
-  // Column-major: (n x m) = op(y)^T-as-stored (n x k) times op(x)^T-as-stored (k x m).
-  return BlasStatus(
-      cublasGemmStridedBatchedEx(
-          handle, p.transpose_y ? CUBLAS_OP_T : CUBLAS_OP_N, p.transpose_x ? CUBLAS_OP_T : CUBLAS_OP_N,
-          static_cast<int>(p.n), static_cast<int>(p.m), static_cast<int>(p.k), &one, y, type,
-          static_cast<int>(p.y_cols), p.y_stride, x, type, static_cast<int>(p.x_cols), p.x_stride,
-          &zero, out, type, static_cast<int>(p.n), p.m * p.n, static_cast<int>(p.batch), compute,
-          CUBLAS_GEMM_DEFAULT),
-      ctx, "GemmStridedBatchedEx");
-}
-
-// cuBLAS takes int dimensions.
-Status CheckDims(const Product& p) {
+// The BLAS libraries and the tiled kernel take int dimensions.
+Status CheckDims(const GemmProduct& p) {
   for (int64_t d : {p.m, p.n, p.k, p.x_cols, p.y_cols, p.batch}) {
     if (d > INT32_MAX) {
-      return sdk::InvalidArgument("a matrix dimension of ", d, " is past cuBLAS's limit of ",
+      return sdk::InvalidArgument("a matrix dimension of ", d, " is past the GPU matrix product's limit of ",
                                   INT32_MAX);
     }
   }
@@ -120,7 +48,7 @@ class MatMulKernel : public sdk::Kernel {
       return sdk::InvalidArgument("In[1] is not a matrix. Instead it has shape ",
                                   b.shape().DebugString());
     }
-    Product p;
+    GemmProduct p;
     p.transpose_x = transpose_a_;
     p.transpose_y = transpose_b_;
     p.m = a.dim(transpose_a_ ? 1 : 0);
@@ -142,7 +70,7 @@ class MatMulKernel : public sdk::Kernel {
 
   // An empty inner dimension: every output element is an empty sum.
   static Status ZeroFill(KernelContext& ctx, const TensorView& out) {
-    return GpuStatus(cudaMemsetAsync(out.raw_data(), 0, out.byte_size(), NativeStream(ctx.stream())),
+    return GpuStatus(gpuMemsetAsync(out.raw_data(), 0, out.byte_size(), NativeStream(ctx.stream())),
                      sdk::StrCat("node '", ctx.node_name(), "'"), "MemsetAsync");
   }
 
@@ -178,7 +106,7 @@ class BatchMatMulKernel : public sdk::Kernel {
     }
     const int64_t x_rows = x.dim(x.rank() - 2);
     const int64_t y_rows = y.dim(y.rank() - 2);
-    Product p;
+    GemmProduct p;
     p.transpose_x = adj_x_;
     p.transpose_y = adj_y_;
     p.x_cols = x.dim(x.rank() - 1);
@@ -236,7 +164,7 @@ class BatchMatMulKernel : public sdk::Kernel {
 
 }  // namespace
 
-Status RegisterBlasKernels(TSR_Registrar* registrar) {
+Status RegisterMatMulKernels(TSR_Registrar* registrar) {
   const std::vector<TSR_DataType> types = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16};
   TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<MatMulKernel>(registrar, "MatMul", kDeviceType, {{"T", types}}));
