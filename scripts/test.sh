@@ -3,9 +3,10 @@
 #   1. the release build with warnings as errors, all tests;
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build, all tests;
 #   3. a ThreadSanitizer build of the executor, rendezvous, session, control-flow, multi-device,
-#      distributed-runtime, transport and CPU device memory tests (label "tsan"; the distributed
-#      ones over the in-process loopback transport, since Debian's gRPC is not built with TSan;
-#      the rdma transport's own code, with UCX uninstrumented);
+#      distributed-runtime, transport and CPU device memory tests and the GPU kernels on the CPU
+#      emulation (label "tsan"; the distributed ones over the in-process loopback transport, since
+#      Debian's gRPC is not built with TSan; the rdma transport's own code, with UCX
+#      uninstrumented);
 #   4. the fuzz targets built with clang's libFuzzer, each run for a bounded time (scripts/fuzz.sh);
 #   5. the SDK (scripts/sdk_check.sh): the release build installed into a new prefix, the plugin
 #      template built out of tree against it and its tests run (the conformance kit on it, a
@@ -63,8 +64,8 @@ if [[ ${TESSERA_SKIP_SANITIZERS:-0} != 1 ]]; then
   fi
   end_stage asan
 
-  echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports, CPU device memory, concurrent C API steps)"
-  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test executor_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test rdma_transport_test in_process_channel_test cpu_host_memory_test c_api_threads_test" \
+  echo "== ThreadSanitizer build (executor, rendezvous, session, control flow, several devices, distributed runtime, transports, CPU device memory, concurrent C API steps, the GPU kernels on the CPU emulation)"
+  if TESSERA_BUILD_TARGETS="tessera_all_plugins rendezvous_test executor_test session_test control_flow_session_test multi_device_test distributed_test transport_conformance_test loopback_transport_test rdma_transport_test in_process_channel_test cpu_host_memory_test c_api_threads_test gpu_kernels_emulation_test" \
        bash scripts/build.sh build-tsan RelWithDebInfo -DTESSERA_SANITIZE=thread \
        -DTESSERA_BUILD_BENCHMARKS=OFF; then
     # tsan_suppressions.txt: an exit-time race inside UCX between its own threads.

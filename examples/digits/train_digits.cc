@@ -19,6 +19,7 @@
 #include "base/status_macros.h"
 #include "examples/digits/digits_data.h"
 #include "examples/digits/digits_models.h"
+#include "host/runtime/step_stats.h"
 #include "host/session/session.h"
 #include "host/training/saver.h"
 
@@ -35,14 +36,20 @@ struct Flags {
   double learning_rate = 0.005;
   int64_t seed = 1;
   double min_test_accuracy = 0;  // exit 1 below this (for tests)
+  // -1: the session's default (every GPU a loaded GPU plugin has; ops with GPU kernels run there).
+  // 0: CPU only. N > 0: N GPUs, which the training step must use; without any, exit 77 (skipped).
+  int gpus = -1;
 };
+
+// The exit status of a run skipped for want of a GPU (ctest's SKIP_RETURN_CODE).
+constexpr int kSkipped = 77;
 
 int Usage(const std::string& error) {
   std::fprintf(stderr,
                "tessera_train_digits: %s\n"
                "usage: tessera_train_digits [--model mlp|cnn] [--epochs N] [--batch N]\n"
                "         [--learning-rate X] [--seed N] [--data digits.csv.gz]\n"
-               "         [--checkpoint PREFIX [--restore]] [--min-test-accuracy X]\n",
+               "         [--checkpoint PREFIX [--restore]] [--min-test-accuracy X] [--gpus N]\n",
                error.c_str());
   return 2;
 }
@@ -63,7 +70,7 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
       flags->restore = true;
     } else if (arg == "--model" || arg == "--data" || arg == "--checkpoint" || arg == "--epochs" ||
                arg == "--batch" || arg == "--learning-rate" || arg == "--seed" ||
-               arg == "--min-test-accuracy") {
+               arg == "--min-test-accuracy" || arg == "--gpus") {
       if (!value(&v)) return false;
       bool ok = true;
       if (arg == "--model") flags->model = v;
@@ -74,6 +81,7 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
       if (arg == "--learning-rate") ok = absl::SimpleAtod(v, &flags->learning_rate);
       if (arg == "--seed") ok = absl::SimpleAtoi(v, &flags->seed);
       if (arg == "--min-test-accuracy") ok = absl::SimpleAtod(v, &flags->min_test_accuracy);
+      if (arg == "--gpus") ok = absl::SimpleAtoi(v, &flags->gpus) && flags->gpus >= 0;
       if (!ok) {
         *error = absl::StrCat("bad value '", v, "' for ", arg);
         return false;
@@ -125,7 +133,23 @@ absl::Status Evaluate(Session* session, const Model& model, const Examples& data
   return absl::OkStatus();
 }
 
-absl::Status Train(const Flags& flags, double* test_accuracy) {
+// Prints how many of a step's nodes ran on each device; with `gpus` > 0, an error when none ran on
+// a GPU.
+absl::Status ReportDevices(const RunMetadata& metadata, int gpus) {
+  int64_t on_gpu = 0;
+  for (const DeviceStepStats& device : metadata.step_stats.devices) {
+    std::printf("step nodes on %s: %zu\n", device.device.c_str(), device.nodes.size());
+    if (device.device.find("/device:GPU:") != std::string::npos) {
+      on_gpu += static_cast<int64_t>(device.nodes.size());
+    }
+  }
+  if (gpus > 0 && on_gpu == 0) {
+    return absl::InternalError("--gpus asked for GPUs, but no node of the training step ran on one");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Train(const Flags& flags, double* test_accuracy, bool* skipped) {
   ASSIGN_OR_RETURN(Examples all, LoadDigits(flags.data));
   Examples train, test;
   Split(all, 0.2, 20240521, &train, &test);
@@ -137,7 +161,17 @@ absl::Status Train(const Flags& flags, double* test_accuracy) {
   ASSIGN_OR_RETURN(Model model, BuildModel(root, flags.model, flags.seed, flags.learning_rate));
   ASSIGN_OR_RETURN(Saver saver, Saver::Create(root, model.variables));
   ASSIGN_OR_RETURN(tensorflow::GraphDef graph, root.ToGraphDef());
-  ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Session::Create(SessionOptions(), graph));
+  SessionOptions options;
+  if (flags.gpus >= 0) options.device_count = {{"GPU", flags.gpus}};
+  absl::StatusOr<std::unique_ptr<Session>> created = Session::Create(options, graph);
+  if (!created.ok() && flags.gpus > 0) {
+    // No GPU plugin loaded (none built, or refused without a device): nothing to test here.
+    std::printf("skipped: no GPU device (%s)\n", std::string(created.status().message()).c_str());
+    *skipped = true;
+    return absl::OkStatus();
+  }
+  RETURN_IF_ERROR(created.status());
+  std::unique_ptr<Session> session = *std::move(created);
 
   std::vector<Tensor> out;
   if (flags.restore) {
@@ -164,9 +198,16 @@ absl::Status Train(const Flags& flags, double* test_accuracy) {
       const int64_t end = std::min<int64_t>(begin + flags.batch, train.size());
       Tensor pixels, labels;
       Batch(train, order, begin, end, &pixels, &labels);
-      RETURN_IF_ERROR(session->Run({{model.pixels.name(), pixels}, {model.labels.name(), labels}},
+      // The first step says where its nodes ran.
+      const bool first_step = epoch == 1 && k == 0;
+      RunOptions run_options;
+      run_options.collect_step_stats = first_step;
+      RunMetadata metadata;
+      RETURN_IF_ERROR(session->Run(run_options,
+                                   {{model.pixels.name(), pixels}, {model.labels.name(), labels}},
                                    {model.loss.name(), model.accuracy.name()},
-                                   {model.train.node_name()}, &out));
+                                   {model.train.node_name()}, &out, &metadata));
+      if (first_step) RETURN_IF_ERROR(ReportDevices(metadata, flags.gpus));
       seen += end - begin;
       loss_sum += *out[0].data<float>() * static_cast<double>(end - begin);
       correct += *out[1].data<float>() * static_cast<double>(end - begin);
@@ -203,7 +244,9 @@ int main(int argc, char** argv) {
     return tessera::digits::Usage(error);
   }
   double accuracy = 0;
-  absl::Status status = tessera::digits::Train(flags, &accuracy);
+  bool skipped = false;
+  absl::Status status = tessera::digits::Train(flags, &accuracy, &skipped);
+  if (status.ok() && skipped) return tessera::digits::kSkipped;
   if (!status.ok()) {
     std::fprintf(stderr, "tessera_train_digits: %s\n", std::string(status.message()).c_str());
     return 1;

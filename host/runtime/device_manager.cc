@@ -42,7 +42,8 @@ std::string TypeLabel(const DeviceTypeSpec& spec) {
 absl::StatusOr<std::unique_ptr<DeviceManager>> DeviceManager::Create(
     const std::vector<DeviceTypeSpec>& device_types, const DeviceManagerOptions& options) {
   RETURN_IF_ERROR(CheckDeviceCounts(device_types, options.device_count));
-  for (const auto& [type, type_options] : options.type_options) {
+  for (const auto& entry : options.type_options) {
+    const std::string& type = entry.first;
     const bool known = std::any_of(device_types.begin(), device_types.end(),
                                    [&](const DeviceTypeSpec& spec) { return spec.device_type == type; });
     if (!known) {

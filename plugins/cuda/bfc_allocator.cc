@@ -11,7 +11,8 @@ namespace tessera::gpu {
 namespace {
 
 size_t RoundUp(size_t size) {
-  return (size + BfcAllocator::kAlignment - 1) / BfcAllocator::kAlignment * BfcAllocator::kAlignment;
+  return (size + BfcAllocator::kAlignment - 1) / BfcAllocator::kAlignment *
+         BfcAllocator::kAlignment;
 }
 
 }  // namespace
@@ -29,8 +30,8 @@ std::string HumanBytes(int64_t bytes) {
   return text;
 }
 
-BfcAllocator::BfcAllocator(std::string name, std::unique_ptr<RegionAllocator> regions,
-                           size_t limit, size_t initial_region_bytes)
+BfcAllocator::BfcAllocator(std::string name, std::unique_ptr<RegionAllocator> regions, size_t limit,
+                           size_t initial_region_bytes)
     : name_(std::move(name)),
       regions_(std::move(regions)),
       limit_(limit / kAlignment * kAlignment),
@@ -109,8 +110,8 @@ sdk::Status BfcAllocator::Allocate(size_t size, size_t alignment, void** ptr) {
   if (chunk == nullptr && ReleaseCacheLocked() > 0 && AddRegion(rounded)) chunk = FindFit(rounded);
   if (chunk == nullptr) {
     return sdk::ResourceExhausted(
-        name_, " is out of memory allocating ", HumanBytes(rounded), " (", size, " bytes): ",
-        HumanBytes(stats_.bytes_in_use), " (", stats_.bytes_in_use, " bytes) in use, ",
+        name_, " is out of memory allocating ", HumanBytes(rounded), " (", size,
+        " bytes): ", HumanBytes(stats_.bytes_in_use), " (", stats_.bytes_in_use, " bytes) in use, ",
         HumanBytes(stats_.bytes_reserved), " reserved of a ", HumanBytes(limit_),
         " limit, largest free chunk ",
         HumanBytes(free_.empty() ? 0 : static_cast<int64_t>(free_.rbegin()->first)));

@@ -38,11 +38,11 @@ class BfcAllocator {
   static constexpr size_t kDefaultInitialRegionBytes = size_t{2} << 20;
 
   struct Stats {
-    int64_t bytes_in_use = 0;       // sum of the live chunks' sizes
+    int64_t bytes_in_use = 0;  // sum of the live chunks' sizes
     int64_t peak_bytes_in_use = 0;
-    int64_t bytes_reserved = 0;     // sum of the regions' sizes
+    int64_t bytes_reserved = 0;  // sum of the regions' sizes
     int64_t bytes_limit = 0;
-    int64_t num_allocations = 0;    // successful Allocate calls with a non-zero size
+    int64_t num_allocations = 0;         // successful Allocate calls with a non-zero size
     int64_t num_region_allocations = 0;  // regions taken from the RegionAllocator
     int64_t num_cache_releases = 0;      // ReleaseCache calls that handed regions back
     int64_t largest_free_chunk = 0;

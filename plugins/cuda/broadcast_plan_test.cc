@@ -2,14 +2,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "plugins/cuda/test_host_api.h"
 #include "plugins/cuda/gpu_kernels.h"
+#include "plugins/cuda/test_host_api.h"
 
 namespace tessera::gpu {
 namespace {
 
-using ::testing::ElementsAreArray;
 using sdk::Shape;
+using ::testing::ElementsAreArray;
 
 BroadcastPlan Plan(const Shape& x, const Shape& y, Shape* out) {
   BroadcastPlan plan;
@@ -62,9 +62,8 @@ TEST(BroadcastPlanTest, MergesDimensionsThatBroadcastAlike) {
 
 TEST(BroadcastPlanTest, OffsetsMatchNumpyBroadcasting) {
   const Shape cases[][2] = {
-      {Shape{3, 1, 5}, Shape{1, 4, 1}}, {Shape{2, 3, 4}, Shape{3, 1}},
-      {Shape{1}, Shape{2, 2}},          {Shape{6, 1, 2, 1}, Shape{7, 1, 3}},
-      {Shape{2, 3}, Shape{2, 1}},
+      {Shape{3, 1, 5}, Shape{1, 4, 1}},    {Shape{2, 3, 4}, Shape{3, 1}}, {Shape{1}, Shape{2, 2}},
+      {Shape{6, 1, 2, 1}, Shape{7, 1, 3}}, {Shape{2, 3}, Shape{2, 1}},
   };
   for (const auto& c : cases) {
     Shape out;
@@ -89,8 +88,10 @@ TEST(BroadcastPlanTest, OffsetsMatchNumpyBroadcasting) {
       int64_t xi = -1;
       int64_t yi = -1;
       Offsets(plan, i, &xi, &yi);
-      ASSERT_EQ(xi, expected[0]) << c[0].DebugString() << " vs " << c[1].DebugString() << " at " << i;
-      ASSERT_EQ(yi, expected[1]) << c[0].DebugString() << " vs " << c[1].DebugString() << " at " << i;
+      ASSERT_EQ(xi, expected[0]) << c[0].DebugString() << " vs " << c[1].DebugString() << " at "
+                                 << i;
+      ASSERT_EQ(yi, expected[1]) << c[0].DebugString() << " vs " << c[1].DebugString() << " at "
+                                 << i;
     }
   }
 }

@@ -6,14 +6,14 @@ namespace tessera::gpu {
 namespace {
 
 template <BinaryOp OP>
-constexpr bool kIsComparison = OP == BinaryOp::kLess || OP == BinaryOp::kLessEqual ||
-                               OP == BinaryOp::kGreater || OP == BinaryOp::kGreaterEqual ||
-                               OP == BinaryOp::kEqual || OP == BinaryOp::kNotEqual;
+constexpr bool kIsComparison =
+    OP == BinaryOp::kLess || OP == BinaryOp::kLessEqual || OP == BinaryOp::kGreater ||
+    OP == BinaryOp::kGreaterEqual || OP == BinaryOp::kEqual || OP == BinaryOp::kNotEqual;
 
 template <BinaryOp OP>
-constexpr bool kFloatingOnly = OP == BinaryOp::kDiv || OP == BinaryOp::kReluGrad ||
-                               OP == BinaryOp::kRelu6Grad || OP == BinaryOp::kSigmoidGrad ||
-                               OP == BinaryOp::kTanhGrad;
+constexpr bool kFloatingOnly =
+    OP == BinaryOp::kDiv || OP == BinaryOp::kReluGrad || OP == BinaryOp::kRelu6Grad ||
+    OP == BinaryOp::kSigmoidGrad || OP == BinaryOp::kTanhGrad;
 
 template <BinaryOp OP, typename M>
 __device__ inline auto Apply(M a, M b) {
@@ -92,8 +92,8 @@ __global__ void BinaryKernel(const T* x, const T* y,
 }
 
 template <BinaryOp OP>
-gpuError_t Launch(ElementType type, const void* x, const void* y, void* out, int64_t n,
-                  const BroadcastPlan& plan, gpuStream_t stream) {
+gpuError_t LaunchOp(ElementType type, const void* x, const void* y, void* out, int64_t n,
+                    const BroadcastPlan& plan, gpuStream_t stream) {
   return DispatchType</*kWithBool=*/false>(type, [&](auto zero) -> gpuError_t {
     using T = decltype(zero);
     if constexpr (kFloatingOnly<OP> && std::is_integral_v<T>) {
@@ -103,12 +103,11 @@ gpuError_t Launch(ElementType type, const void* x, const void* y, void* out, int
       const auto* xt = static_cast<const T*>(x);
       const auto* yt = static_cast<const T*>(y);
       auto* o = static_cast<Out*>(out);
-      if (plan.mode == BroadcastPlan::kGeneral) {
-        BinaryKernel<OP, T, true><<<BlocksFor(n), kThreadsPerBlock, 0, stream>>>(xt, yt, o, n, plan);
-      } else {
-        BinaryKernel<OP, T, false><<<BlocksFor(n), kThreadsPerBlock, 0, stream>>>(xt, yt, o, n, plan);
-      }
-      return LaunchResult();
+      return plan.mode == BroadcastPlan::kGeneral
+                 ? Launch(BinaryKernel<OP, T, true>, BlocksFor(n), kThreadsPerBlock, stream, xt, yt,
+                          o, n, plan)
+                 : Launch(BinaryKernel<OP, T, false>, BlocksFor(n), kThreadsPerBlock, stream, xt,
+                          yt, o, n, plan);
     }
   });
 }
@@ -121,7 +120,7 @@ gpuError_t LaunchBinary(BinaryOp op, ElementType type, const void* x, const void
   switch (op) {
 #define TESSERA_GPU_BINARY_CASE(name) \
   case BinaryOp::name:                \
-    return Launch<BinaryOp::name>(type, x, y, out, n, plan, stream);
+    return LaunchOp<BinaryOp::name>(type, x, y, out, n, plan, stream);
     TESSERA_GPU_BINARY_CASE(kAdd)
     TESSERA_GPU_BINARY_CASE(kSub)
     TESSERA_GPU_BINARY_CASE(kMul)

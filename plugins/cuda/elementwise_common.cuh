@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "plugins/cuda/elementwise_kernels.h"
 #include "plugins/cuda/gpu_runtime.h"
@@ -42,16 +43,52 @@ __device__ inline M Wrapping(M a, M b, F f) {
   }
 }
 
+#if defined(TESSERA_GPU_EMULATE)
+// Few host threads per launch, and a grid too small for the data so that the grid-stride loops
+// run more than once.
+constexpr int kThreadsPerBlock = 32;
+constexpr int64_t kMaxBlocks = 4;
+#else
 constexpr int kThreadsPerBlock = 256;
+constexpr int64_t kMaxBlocks = 65535;
+#endif
 
 inline unsigned BlocksFor(int64_t n) {
   const int64_t blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
-  return static_cast<unsigned>(blocks < 65535 ? blocks : 65535);
+  return static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
 }
 
-#define TESSERA_GPU_GRID_LOOP(i, n)                                                   \
+#define TESSERA_GPU_GRID_LOOP(i, n)                                                      \
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+
+// The offset of element `index` (row-major over `dims`) in a tensor with the given strides.
+__device__ inline int64_t StridedOffset(int64_t index, int rank, const int64_t* dims,
+                                        const int64_t* strides) {
+  int64_t offset = 0;
+  for (int d = rank - 1; d >= 0; --d) {
+    offset += (index % dims[d]) * strides[d];
+    index /= dims[d];
+  }
+  return offset;
+}
+
+// Every thread's `value` combined across the block (blockDim.x a power of two); every thread gets
+// the result. `scratch` is blockDim.x elements of shared memory, free again on return. All the
+// block's threads must call it.
+template <typename A, typename F>
+__device__ A BlockReduce(A value, A* scratch, F combine) {
+  const unsigned tid = threadIdx.x;
+  scratch[tid] = value;
+  __syncthreads();
+  for (unsigned step = blockDim.x / 2; step > 0; step >>= 1) {
+    if (tid < step) scratch[tid] = combine(scratch[tid], scratch[tid + step]);
+    __syncthreads();
+  }
+  const A result = scratch[0];
+  __syncthreads();
+  return result;
+}
 
 // Calls f(T{}) with the storage type of `type`; gpuErrorInvalidValue for bool unless kWithBool.
 template <bool kWithBool, typename F>
@@ -74,7 +111,22 @@ gpuError_t DispatchType(ElementType type, F&& f) {
   return gpuErrorInvalidValue;
 }
 
-inline gpuError_t LaunchResult() { return gpuGetLastError(); }
+#if defined(TESSERA_GPU_EMULATE)
+using emulation::Launch;
+#else
+#define TESSERA_GPU_UNROLL _Pragma("unroll")
+// Launches kernel(args...) on `stream` and returns the launch's error.
+template <typename... Params, typename... Args>
+gpuError_t Launch(void (*kernel)(Params...), dim3 grid, dim3 block, gpuStream_t stream,
+                  Args&&... args) {
+  // A failed runtime call before (on this host thread) must not be reported as this launch's.
+  static_cast<void>(gpuGetLastError());
+  // clang-format off
+  kernel<<<grid, block, 0, stream>>>(static_cast<Params>(std::forward<Args>(args))...);
+  // clang-format on
+  return gpuGetLastError();
+}
+#endif
 
 }  // namespace tessera::gpu
 

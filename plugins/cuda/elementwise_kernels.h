@@ -78,6 +78,10 @@ gpuError_t LaunchUnary(UnaryOp op, ElementType type, const void* x, void* out, i
 gpuError_t LaunchCast(ElementType from, ElementType to, const void* x, void* out, int64_t n,
                       gpuStream_t stream);
 
+// gpuSuccess when the current device can run this library's kernels; otherwise the runtime's error
+// (no kernel image for the device's architecture).
+gpuError_t ProbeKernelImage();
+
 // Every element of out is *value (value in device memory).
 gpuError_t LaunchFill(ElementType type, const void* value, void* out, int64_t n,
                       gpuStream_t stream);

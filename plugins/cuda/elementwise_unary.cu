@@ -12,15 +12,21 @@ constexpr float kSeluScaleAlpha = 1.7580993408473768599402175208123f;
 
 // Integer types have only the ops that make sense for them.
 template <UnaryOp OP>
-constexpr bool kIntegerToo = OP == UnaryOp::kNeg || OP == UnaryOp::kAbs || OP == UnaryOp::kSquare ||
-                             OP == UnaryOp::kRelu;
+constexpr bool kIntegerToo =
+    OP == UnaryOp::kNeg || OP == UnaryOp::kAbs || OP == UnaryOp::kSquare || OP == UnaryOp::kRelu;
 
 template <UnaryOp OP, typename M>
 __device__ inline M Apply(M x, float alpha) {
   if constexpr (OP == UnaryOp::kNeg) {
-    return Wrapping(M(0), x, [](auto p, auto q) { return p - q; });
+    // -x for floats (Neg(+0) is -0); wrapping 0 - x for integers (Neg(INT_MIN) is INT_MIN).
+    if constexpr (std::is_integral_v<M>) return Wrapping(M(0), x, [](auto p, auto q) { return p - q; });
+    else return -x;
   } else if constexpr (OP == UnaryOp::kAbs) {
-    return x < M(0) ? Wrapping(M(0), x, [](auto p, auto q) { return p - q; }) : x;
+    if constexpr (std::is_integral_v<M>) {
+      return x < M(0) ? Wrapping(M(0), x, [](auto p, auto q) { return p - q; }) : x;
+    } else {
+      return fabsf(x);
+    }
   } else if constexpr (OP == UnaryOp::kSquare) {
     return Wrapping(x, x, [](auto p, auto q) { return p * q; });
   } else if constexpr (OP == UnaryOp::kRelu) {
@@ -68,16 +74,15 @@ __global__ void UnaryKernel(const T* x, T* out, int64_t n, float alpha) {
 }
 
 template <UnaryOp OP>
-gpuError_t Launch(ElementType type, const void* x, void* out, int64_t n, float alpha,
-                  gpuStream_t stream) {
+gpuError_t LaunchOp(ElementType type, const void* x, void* out, int64_t n, float alpha,
+                    gpuStream_t stream) {
   return DispatchType</*kWithBool=*/false>(type, [&](auto zero) -> gpuError_t {
     using T = decltype(zero);
     if constexpr (std::is_integral_v<T> && !kIntegerToo<OP>) {
       return gpuErrorInvalidValue;
     } else {
-      UnaryKernel<OP, T><<<BlocksFor(n), kThreadsPerBlock, 0, stream>>>(
-          static_cast<const T*>(x), static_cast<T*>(out), n, alpha);
-      return LaunchResult();
+      return Launch(UnaryKernel<OP, T>, BlocksFor(n), kThreadsPerBlock, stream,
+                    static_cast<const T*>(x), static_cast<T*>(out), n, alpha);
     }
   });
 }
@@ -122,13 +127,22 @@ __global__ void FillKernel(const T* value, T* out, int64_t n) {
 
 }  // namespace
 
+gpuError_t ProbeKernelImage() {
+#if defined(TESSERA_GPU_EMULATE)
+  return gpuSuccess;
+#else
+  gpuFuncAttributes attributes;
+  return gpuFuncGetAttributes(&attributes, reinterpret_cast<const void*>(&FillKernel<float>));
+#endif
+}
+
 gpuError_t LaunchUnary(UnaryOp op, ElementType type, const void* x, void* out, int64_t n,
                        float alpha, gpuStream_t stream) {
   if (n == 0) return gpuSuccess;
   switch (op) {
 #define TESSERA_GPU_UNARY_CASE(name) \
   case UnaryOp::name:                \
-    return Launch<UnaryOp::name>(type, x, out, n, alpha, stream);
+    return LaunchOp<UnaryOp::name>(type, x, out, n, alpha, stream);
     TESSERA_GPU_UNARY_CASE(kNeg)
     TESSERA_GPU_UNARY_CASE(kAbs)
     TESSERA_GPU_UNARY_CASE(kSquare)
@@ -157,9 +171,8 @@ gpuError_t LaunchCast(ElementType from, ElementType to, const void* x, void* out
     using From = decltype(from_zero);
     return DispatchType</*kWithBool=*/true>(to, [&](auto to_zero) -> gpuError_t {
       using To = decltype(to_zero);
-      CastKernel<From, To><<<BlocksFor(n), kThreadsPerBlock, 0, stream>>>(
-          static_cast<const From*>(x), static_cast<To*>(out), n);
-      return LaunchResult();
+      return Launch(CastKernel<From, To>, BlocksFor(n), kThreadsPerBlock, stream,
+                    static_cast<const From*>(x), static_cast<To*>(out), n);
     });
   });
 }
@@ -169,9 +182,8 @@ gpuError_t LaunchFill(ElementType type, const void* value, void* out, int64_t n,
   if (n == 0) return gpuSuccess;
   return DispatchType</*kWithBool=*/true>(type, [&](auto zero) -> gpuError_t {
     using T = decltype(zero);
-    FillKernel<T><<<BlocksFor(n), kThreadsPerBlock, 0, stream>>>(static_cast<const T*>(value),
-                                                                 static_cast<T*>(out), n);
-    return LaunchResult();
+    return Launch(FillKernel<T>, BlocksFor(n), kThreadsPerBlock, stream,
+                  static_cast<const T*>(value), static_cast<T*>(out), n);
   });
 }
 

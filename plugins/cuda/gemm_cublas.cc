@@ -17,8 +17,8 @@ using sdk::Status;
 
 Status BlasStatus(cublasStatus_t status, KernelContext& ctx, const char* call) {
   if (status == CUBLAS_STATUS_SUCCESS) return sdk::OkStatus();
-  const TSR_Code code = status == CUBLAS_STATUS_ALLOC_FAILED ? TSR_CODE_RESOURCE_EXHAUSTED
-                                                              : TSR_CODE_INTERNAL;
+  const TSR_Code code =
+      status == CUBLAS_STATUS_ALLOC_FAILED ? TSR_CODE_RESOURCE_EXHAUSTED : TSR_CODE_INTERNAL;
   return sdk::MakeStatus(code, sdk::StrCat("node '", ctx.node_name(), "': cuBLAS ", call,
                                            " failed: ", cublasGetStatusName(status), " (",
                                            cublasGetStatusString(status), ")"));
@@ -47,8 +47,8 @@ Status Gemm(KernelContext& ctx, TSR_DataType dtype, const GemmProduct& p, const 
   if (device == nullptr) return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
   TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(device));
   cudaDataType_t type = CUDA_R_32F;
-  cublasComputeType_t compute = device->allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                                   : CUBLAS_COMPUTE_32F;
+  cublasComputeType_t compute =
+      device->allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   if (dtype == TSR_DTYPE_HALF) {
     type = CUDA_R_16F;
     compute = CUBLAS_COMPUTE_32F;
@@ -66,11 +66,11 @@ Status Gemm(KernelContext& ctx, TSR_DataType dtype, const GemmProduct& p, const 
   // Column-major: (n x m) = op(y)^T-as-stored (n x k) times op(x)^T-as-stored (k x m).
   return BlasStatus(
       cublasGemmStridedBatchedEx(
-          handle, p.transpose_y ? CUBLAS_OP_T : CUBLAS_OP_N, p.transpose_x ? CUBLAS_OP_T : CUBLAS_OP_N,
-          static_cast<int>(p.n), static_cast<int>(p.m), static_cast<int>(p.k), &one, y, type,
-          static_cast<int>(p.y_cols), p.y_stride, x, type, static_cast<int>(p.x_cols), p.x_stride,
-          &zero, out, type, static_cast<int>(p.n), p.m * p.n, static_cast<int>(p.batch), compute,
-          CUBLAS_GEMM_DEFAULT),
+          handle, p.transpose_y ? CUBLAS_OP_T : CUBLAS_OP_N,
+          p.transpose_x ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(p.n), static_cast<int>(p.m),
+          static_cast<int>(p.k), &one, y, type, static_cast<int>(p.y_cols), p.y_stride, x, type,
+          static_cast<int>(p.x_cols), p.x_stride, &zero, out, type, static_cast<int>(p.n),
+          p.m * p.n, static_cast<int>(p.batch), compute, CUBLAS_GEMM_DEFAULT),
       ctx, "GemmStridedBatchedEx");
 }
 

@@ -18,7 +18,7 @@ struct GemmProduct {
   bool transpose_y = false;
   int64_t m = 0;
   int64_t n = 0;
-  int64_t k = 0;  // > 0
+  int64_t k = 0;       // > 0
   int64_t x_cols = 0;  // row lengths of x and y as stored
   int64_t y_cols = 0;
   int64_t x_stride = 0;

@@ -8,18 +8,22 @@
 #include <cctype>
 #include <cstdlib>
 #include <exception>
+#include <mutex>
 #include <new>
+#include <set>
 #include <string>
+#include <utility>
 
+#include "plugins/cuda/elementwise_kernels.h"
 #include "tessera/sdk/host_api.h"
 
 namespace tessera::gpu {
 namespace {
 
 // In a C slot: returns the status of a failed sdk::Status expression through the ABI.
-#define RETURN_ABI_IF_ERROR(expr)             \
-  do {                                        \
-    ::tessera::sdk::Status status_ = (expr);  \
+#define RETURN_ABI_IF_ERROR(expr)                \
+  do {                                           \
+    ::tessera::sdk::Status status_ = (expr);     \
     if (!status_.ok()) return status_.Release(); \
   } while (0)
 
@@ -106,6 +110,9 @@ sdk::Status ParseOptions(const TSR_Device_Create_Args& args, TSR_Device* device,
                                     "' is not a number in (0, 1]");
       }
       *memory_fraction = fraction;
+    } else {
+      return sdk::InvalidArgument("GPU option '", key,
+                                  "' is unknown (the options are allow_tf32 and memory_fraction)");
     }
   }
   return sdk::OkStatus();
@@ -115,8 +122,8 @@ sdk::Status Create(const TSR_Device_Create_Args& args, TSR_Device* device) {
   int32_t count = 0;
   UnavailableReason(&count);
   if (args.ordinal < 0 || args.ordinal >= count) {
-    return sdk::InvalidArgument("GPU device ordinal ", args.ordinal, " is out of range [0, ",
-                                count, ")");
+    return sdk::InvalidArgument("GPU device ordinal ", args.ordinal, " is out of range [0, ", count,
+                                ")");
   }
   device->ordinal = args.ordinal;
   device->name = sdk::StrCat(kDeviceType, ":", args.ordinal);
@@ -124,13 +131,29 @@ sdk::Status Create(const TSR_Device_Create_Args& args, TSR_Device* device) {
   TESSERA_SDK_RETURN_IF_ERROR(ParseOptions(args, device, &memory_fraction));
   TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(device));
   gpuDeviceProp props{};
-  TESSERA_SDK_RETURN_IF_ERROR(GpuStatus(gpuGetDeviceProperties(&props, args.ordinal),
-                                        device->name, "GetDeviceProperties"));
+  TESSERA_SDK_RETURN_IF_ERROR(
+      GpuStatus(gpuGetDeviceProperties(&props, args.ordinal), device->name, "GetDeviceProperties"));
   device->product = props.name;
   device->memory_bytes = static_cast<int64_t>(props.totalGlobalMem);
   device->multiprocessors = props.multiProcessorCount;
+#if defined(TESSERA_GPU_HIP)
+  // "gfx90a:sramecc+:xnack-": major 9, minor 0x0a (the ABI's 9.10).
+  const std::string arch = props.gcnArchName;
+  if (arch.size() >= 6 && arch.compare(0, 3, "gfx") == 0) {
+    const std::string digits = arch.substr(3, arch.find(':') == std::string::npos
+                                                  ? std::string::npos
+                                                  : arch.find(':') - 3);
+    if (digits.size() >= 3) {
+      device->compute_capability_major =
+          static_cast<int32_t>(std::strtol(digits.substr(0, digits.size() - 2).c_str(), nullptr, 10));
+      device->compute_capability_minor =
+          static_cast<int32_t>(std::strtol(digits.substr(digits.size() - 2).c_str(), nullptr, 16));
+    }
+  }
+#else
   device->compute_capability_major = props.major;
   device->compute_capability_minor = props.minor;
+#endif
   char bus_id[32] = {};
   if (gpuDeviceGetPCIBusId(bus_id, sizeof(bus_id), args.ordinal) == gpuSuccess) {
     device->bus_id = bus_id;
@@ -139,36 +162,42 @@ sdk::Status Create(const TSR_Device_Create_Args& args, TSR_Device* device) {
   }
   int driver = 0;
   if (gpuDriverGetVersion(&driver) == gpuSuccess) {
+#if defined(TESSERA_GPU_HIP)
+    device->driver_version = sdk::StrCat(driver);
+#else
     device->driver_version = sdk::StrCat(driver / 1000, ".", (driver % 1000) / 10);
+#endif
+  }
+  static_cast<void>(gpuGetLastError());
+  // The kernels are built for some architectures only (TESSERA_CUDA_ARCHITECTURES,
+  // TESSERA_HIP_ARCHITECTURES): a device none of them runs on is refused here, not at its first
+  // kernel, so that its ops stay on the CPU.
+  const gpuError_t image = ProbeKernelImage();
+  if (image != gpuSuccess) {
+    static_cast<void>(gpuGetLastError());
+    return sdk::FailedPrecondition(
+        device->name, " (", device->product, ", compute capability ",
+        device->compute_capability_major, ".", device->compute_capability_minor,
+        ") cannot run this plugin's kernels, which were built for other architectures: ",
+        gpuGetErrorName(image), "; rebuild with its architecture in TESSERA_",
+        TESSERA_GPU_PLATFORM, "_ARCHITECTURES");
   }
   size_t free_bytes = 0;
   size_t total_bytes = 0;
   TESSERA_SDK_RETURN_IF_ERROR(
       GpuStatus(gpuMemGetInfo(&free_bytes, &total_bytes), device->name, "MemGetInfo"));
   const auto limit = static_cast<size_t>(static_cast<double>(free_bytes) * memory_fraction);
-  device->description = sdk::StrCat(device->product, " (", HumanBytes(device->memory_bytes), ", ",
-                                    device->multiprocessors, " multiprocessors, compute capability ",
-                                    props.major, ".", props.minor, ", ", TESSERA_GPU_PLATFORM, ")");
-  device->memory = std::make_unique<BfcAllocator>(
-      sdk::StrCat(device->name, " device memory"),
-      std::make_unique<DeviceRegions>(args.ordinal), limit);
-  device->pinned = std::make_unique<BfcAllocator>(sdk::StrCat(device->name, " pinned host memory"),
-                                                  std::make_unique<PinnedRegions>(),
-                                                  kPinnedLimitBytes);
-  // Peer access to every other device that allows it: copies between them go over NVLink or PCIe
-  // directly instead of through the host.
-  for (int32_t peer = 0; peer < count; ++peer) {
-    int can_access = 0;
-    if (peer == args.ordinal || gpuDeviceCanAccessPeer(&can_access, args.ordinal, peer) != gpuSuccess ||
-        can_access == 0) {
-      continue;
-    }
-    const gpuError_t enabled = gpuDeviceEnablePeerAccess(peer, 0);
-    if (enabled != gpuSuccess && enabled != gpuErrorPeerAccessAlreadyEnabled) {
-      return GpuStatus(enabled, device->name, "DeviceEnablePeerAccess");
-    }
-    static_cast<void>(gpuGetLastError());
-  }
+  device->description =
+      sdk::StrCat(device->product, " (", HumanBytes(device->memory_bytes), ", ",
+                  device->multiprocessors, " multiprocessors, compute capability ",
+                  device->compute_capability_major, ".", device->compute_capability_minor, ", ",
+                  TESSERA_GPU_PLATFORM, ")");
+  device->memory =
+      std::make_unique<BfcAllocator>(sdk::StrCat(device->name, " device memory"),
+                                     std::make_unique<DeviceRegions>(args.ordinal), limit);
+  device->pinned =
+      std::make_unique<BfcAllocator>(sdk::StrCat(device->name, " pinned host memory"),
+                                     std::make_unique<PinnedRegions>(), kPinnedLimitBytes);
   return sdk::OkStatus();
 }
 
@@ -220,14 +249,17 @@ TSR_Status* AllocateMemory(TSR_Device* device, TSR_Memory_Allocate_Args* args) {
   args->ptr = nullptr;
   BfcAllocator* allocator = AllocatorFor(device, args->kind);
   if (allocator == nullptr) {
-    return sdk::InvalidArgument(device->name, " allocates device and pinned host memory; memory "
-                                "kind ", args->kind, " was asked for")
+    return sdk::InvalidArgument(device->name,
+                                " allocates device and pinned host memory; memory "
+                                "kind ",
+                                args->kind, " was asked for")
         .Release();
   }
   try {
     return allocator->Allocate(args->size, args->alignment, &args->ptr).Release();
   } catch (const std::bad_alloc&) {
-    return sdk::ResourceExhausted(device->name, ": out of host memory for the allocator's "
+    return sdk::ResourceExhausted(device->name,
+                                  ": out of host memory for the allocator's "
                                   "bookkeeping")
         .Release();
   }
@@ -276,10 +308,43 @@ TSR_Status* DeviceToHost(TSR_Device* device, TSR_Stream* stream, void* dst, cons
   return Copy(device, stream, dst, src, size, "Memcpy_DeviceToHost");
 }
 
-// Unified addressing tells the runtime which device each end is on; with peer access enabled the
-// copy goes directly between them.
+// The ordinal of the device whose memory `ptr` is, or -1.
+int PointerDevice(const void* ptr) {
+  gpuPointerAttributes attributes{};
+  if (gpuPointerGetAttributes(&attributes, ptr) != gpuSuccess) {
+    static_cast<void>(gpuGetLastError());
+    return -1;
+  }
+  return attributes.device;
+}
+
+// Lets `from` reach `to`'s memory directly (NVLink, PCIe) when the hardware allows it, once per
+// pair and only for pairs that copy: enabling it makes a context on `to`. Without it the runtime
+// copies through the host, which is slower but right, so a refusal is not an error.
+void EnablePeerAccess(int from, int to) {
+  static std::mutex mu;
+  static std::set<std::pair<int, int>>* tried = new std::set<std::pair<int, int>>();
+  std::lock_guard<std::mutex> lock(mu);
+  if (!tried->insert({from, to}).second) return;
+  int can_access = 0;
+  if (gpuDeviceCanAccessPeer(&can_access, from, to) == gpuSuccess && can_access != 0 &&
+      gpuSetDevice(from) == gpuSuccess) {
+    static_cast<void>(gpuDeviceEnablePeerAccess(to, 0));
+  }
+  static_cast<void>(gpuGetLastError());
+}
+
+// Unified addressing tells the runtime which device each end is on; the first copy between two
+// devices enables peer access between them where the hardware has it.
 TSR_Status* DeviceToDevice(TSR_Device* device, TSR_Stream* stream, void* dst, const void* src,
                            size_t size) {
+  if (size == 0) return nullptr;
+  const int from = PointerDevice(src);
+  const int to = PointerDevice(dst);
+  if (from >= 0 && to >= 0 && from != to) {
+    EnablePeerAccess(to, from);
+    EnablePeerAccess(from, to);
+  }
   return Copy(device, stream, dst, src, size, "Memcpy_DeviceToDevice");
 }
 
@@ -381,11 +446,13 @@ TSR_Status* ElapsedMicros(TSR_Device* device, TSR_Event* start, TSR_Event* end, 
 
 sdk::Status GpuStatus(gpuError_t error, const std::string& where, const char* call) {
   if (error == gpuSuccess) return sdk::OkStatus();
+  // Reported here: the thread's next launch must not see it as its own.
+  static_cast<void>(gpuGetLastError());
   const TSR_Code code =
       error == gpuErrorMemoryAllocation ? TSR_CODE_RESOURCE_EXHAUSTED : TSR_CODE_INTERNAL;
-  return sdk::MakeStatus(code, sdk::StrCat(where, ": ", TESSERA_GPU_PLATFORM, " ", call,
-                                           " failed: ", gpuGetErrorName(error), " (",
-                                           gpuGetErrorString(error), ")"));
+  return sdk::MakeStatus(
+      code, sdk::StrCat(where, ": ", TESSERA_GPU_PLATFORM, " ", call,
+                        " failed: ", gpuGetErrorName(error), " (", gpuGetErrorString(error), ")"));
 }
 
 const std::string& UnavailableReason(int32_t* count) {
@@ -406,7 +473,8 @@ const std::string& UnavailableReason(int32_t* count) {
         return new std::string(sdk::StrCat(kNoDriver, " (", kDriverLibrary, " not found)"));
       }
       return new std::string(sdk::StrCat(kNoDriver, ": the installed driver is older than the ",
-                                         TESSERA_GPU_PLATFORM, " runtime the plugin was built "
+                                         TESSERA_GPU_PLATFORM,
+                                         " runtime the plugin was built "
                                          "with"));
     }
     return new std::string(sdk::StrCat(kNoDevice, ": ", TESSERA_GPU_PLATFORM,

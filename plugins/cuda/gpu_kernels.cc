@@ -26,9 +26,10 @@ const std::vector<TSR_DataType> kAll = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF,  TSR_DT
                                         TSR_DTYPE_INT32, TSR_DTYPE_INT64, TSR_DTYPE_BOOL};
 // Types whose buffers the sharing ops pass through (any fixed-size type: no device work).
 const std::vector<TSR_DataType> kShareable = {
-    TSR_DTYPE_FLOAT, TSR_DTYPE_DOUBLE, TSR_DTYPE_HALF,   TSR_DTYPE_BFLOAT16, TSR_DTYPE_INT32,
-    TSR_DTYPE_INT64, TSR_DTYPE_BOOL,   TSR_DTYPE_UINT8,  TSR_DTYPE_INT8,     TSR_DTYPE_INT16,
-    TSR_DTYPE_UINT16, TSR_DTYPE_UINT32, TSR_DTYPE_UINT64, TSR_DTYPE_COMPLEX64, TSR_DTYPE_COMPLEX128};
+    TSR_DTYPE_FLOAT,  TSR_DTYPE_DOUBLE,    TSR_DTYPE_HALF,      TSR_DTYPE_BFLOAT16,
+    TSR_DTYPE_INT32,  TSR_DTYPE_INT64,     TSR_DTYPE_BOOL,      TSR_DTYPE_UINT8,
+    TSR_DTYPE_INT8,   TSR_DTYPE_INT16,     TSR_DTYPE_UINT16,    TSR_DTYPE_UINT32,
+    TSR_DTYPE_UINT64, TSR_DTYPE_COMPLEX64, TSR_DTYPE_COMPLEX128};
 
 Status LaunchStatus(gpuError_t error, KernelContext& ctx) {
   return GpuStatus(error, sdk::StrCat("node '", ctx.node_name(), "'"), "kernel launch");
@@ -121,7 +122,8 @@ class CastKernel : public sdk::Kernel {
     ctx.SetStatus(ElementTypeOf(src, "SrcT", &from_));
     ctx.SetStatus(ElementTypeOf(dst, "DstT", &to_));
     if (ctx.ok() && truncate_ && dst == TSR_DTYPE_BFLOAT16 && src != dst) {
-      ctx.SetStatus(sdk::Unimplemented("Cast node '", ctx.node_name(), "': Truncate=true to "
+      ctx.SetStatus(sdk::Unimplemented("Cast node '", ctx.node_name(),
+                                       "': Truncate=true to "
                                        "bfloat16 is not implemented on GPU (it rounds)"));
     }
   }
@@ -226,9 +228,10 @@ class BiasAddKernel : public sdk::Kernel {
     }
     const int channel_dim = channels_first_ ? 1 : x.rank() - 1;
     if (x.dim(channel_dim) != bias.dim(0)) {
-      return sdk::InvalidArgument("Must provide as many biases as the channel dimension of the "
-                                  "input tensor: ",
-                                  bias.shape().DebugString(), " vs. ", x.shape().DebugString());
+      return sdk::InvalidArgument(
+          "Must provide as many biases as the channel dimension of the "
+          "input tensor: ",
+          bias.shape().DebugString(), " vs. ", x.shape().DebugString());
     }
     // The bias as a broadcast operand: [C] for NHWC, [C, 1, ..., 1] for NCHW.
     Shape bias_shape;
@@ -242,10 +245,10 @@ class BiasAddKernel : public sdk::Kernel {
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
     TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
-    return LaunchStatus(LaunchBinary(BinaryOp::kAdd, type, x.raw_data(), bias.raw_data(),
-                                     out.raw_data(), shape.num_elements(), plan,
-                                     NativeStream(ctx.stream())),
-                        ctx);
+    return LaunchStatus(
+        LaunchBinary(BinaryOp::kAdd, type, x.raw_data(), bias.raw_data(), out.raw_data(),
+                     shape.num_elements(), plan, NativeStream(ctx.stream())),
+        ctx);
   }
 
  private:
@@ -283,8 +286,8 @@ class ConstKernel : public sdk::Kernel {
     if (bytes_.empty()) return sdk::OkStatus();
     TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
     gpuStream_t stream = NativeStream(ctx.stream());
-    gpuError_t error = gpuMemcpyAsync(out.raw_data(), bytes_.data(), bytes_.size(),
-                                      gpuMemcpyHostToDevice, stream);
+    gpuError_t error =
+        gpuMemcpyAsync(out.raw_data(), bytes_.data(), bytes_.size(), gpuMemcpyHostToDevice, stream);
     if (error == gpuSuccess) error = gpuStreamSynchronize(stream);
     return LaunchStatus(error, ctx);
   }
@@ -320,8 +323,8 @@ class ReshapeKernel : public sdk::Kernel {
     for (size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] == -1) {
         if (unknown >= 0) {
-          return sdk::InvalidArgument("Only one input size may be -1, not both ", unknown,
-                                      " and ", i);
+          return sdk::InvalidArgument("Only one input size may be -1, not both ", unknown, " and ",
+                                      i);
         }
         unknown = static_cast<int>(i);
       } else if (dims[i] < 0) {
@@ -388,13 +391,13 @@ class SqueezeKernel : public sdk::Kernel {
     std::vector<bool> drop(rank, false);
     for (int64_t axis : axes_) {
       if (axis < -rank || axis >= rank) {
-        return sdk::InvalidArgument("Tried to squeeze dim index ", axis, " for tensor with ",
-                                    rank, " dimensions.");
+        return sdk::InvalidArgument("Tried to squeeze dim index ", axis, " for tensor with ", rank,
+                                    " dimensions.");
       }
       const int64_t d = axis < 0 ? axis + rank : axis;
       if (x.dim(static_cast<int>(d)) != 1) {
-        return sdk::InvalidArgument("Can not squeeze dim[", d,
-                                    "], expected a dimension of 1, got ", x.dim(static_cast<int>(d)));
+        return sdk::InvalidArgument("Can not squeeze dim[", d, "], expected a dimension of 1, got ",
+                                    x.dim(static_cast<int>(d)));
       }
       drop[d] = true;
     }
@@ -444,12 +447,14 @@ Status RegisterElementwiseKernels(TSR_Registrar* registrar) {
       RegisterBinary<BinaryOp::kGreaterEqual>(registrar, "GreaterEqual", kNumbers));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kEqual>(registrar, "Equal", kNumbers));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kNotEqual>(registrar, "NotEqual", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kReluGrad>(registrar, "ReluGrad", kFloating));
+  TESSERA_SDK_RETURN_IF_ERROR(
+      RegisterBinary<BinaryOp::kReluGrad>(registrar, "ReluGrad", kFloating));
   TESSERA_SDK_RETURN_IF_ERROR(
       RegisterBinary<BinaryOp::kRelu6Grad>(registrar, "Relu6Grad", kFloating));
   TESSERA_SDK_RETURN_IF_ERROR(
       RegisterBinary<BinaryOp::kSigmoidGrad>(registrar, "SigmoidGrad", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kTanhGrad>(registrar, "TanhGrad", kFloating));
+  TESSERA_SDK_RETURN_IF_ERROR(
+      RegisterBinary<BinaryOp::kTanhGrad>(registrar, "TanhGrad", kFloating));
 
   TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kNeg>(registrar, "Neg", kNumbers));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kAbs>(registrar, "Abs", kNumbers));
@@ -470,14 +475,15 @@ Status RegisterElementwiseKernels(TSR_Registrar* registrar) {
       RegisterUnary<UnaryOp::kLeakyRelu>(registrar, "LeakyRelu", kFloating));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSoftplus>(registrar, "Softplus", kFloating));
 
-  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<CastKernel>(
-      registrar, "Cast", kDeviceType, {{"SrcT", kAll}, {"DstT", kAll}}));
+  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<CastKernel>(registrar, "Cast", kDeviceType,
+                                                              {{"SrcT", kAll}, {"DstT", kAll}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FillKernel>(
       registrar, "Fill", kDeviceType, {{"T", kAll}, {"index_type", kIndex}}, 0, 0, {"dims"}));
   TESSERA_SDK_RETURN_IF_ERROR(
       sdk::RegisterKernel<BiasAddKernel>(registrar, "BiasAdd", kDeviceType, {{"T", kNumbers}}));
-  TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ConstKernel>(
-      registrar, "Const", kDeviceType, {{"dtype", kAll}}, kCheap | TSR_KERNEL_FLAG_CONSTANT_OUTPUTS));
+  TESSERA_SDK_RETURN_IF_ERROR(
+      sdk::RegisterKernel<ConstKernel>(registrar, "Const", kDeviceType, {{"dtype", kAll}},
+                                       kCheap | TSR_KERNEL_FLAG_CONSTANT_OUTPUTS));
   for (const char* op : {"Identity", "Snapshot", "StopGradient"}) {
     TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<IdentityKernel>(registrar, op, kDeviceType,
                                                                     {{"T", kShareable}}, kCheap));
@@ -488,8 +494,8 @@ Status RegisterElementwiseKernels(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ExpandDimsKernel>(
       registrar, "ExpandDims", kDeviceType, {{"T", kShareable}, {"Tdim", kIndex}}, kCheap, 0,
       {"dim"}));
-  return sdk::RegisterKernel<SqueezeKernel>(registrar, "Squeeze", kDeviceType,
-                                            {{"T", kShareable}}, kCheap);
+  return sdk::RegisterKernel<SqueezeKernel>(registrar, "Squeeze", kDeviceType, {{"T", kShareable}},
+                                            kCheap);
 }
 
 }  // namespace tessera::gpu

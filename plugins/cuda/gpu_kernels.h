@@ -3,7 +3,11 @@
 #ifndef TESSERA_PLUGINS_CUDA_GPU_KERNELS_H_
 #define TESSERA_PLUGINS_CUDA_GPU_KERNELS_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "plugins/cuda/elementwise_kernels.h"
+#include "plugins/cuda/reduce_kernels.h"
 #include "tessera/plugin_api/plugin.h"
 #include "tessera/sdk/shape.h"
 #include "tessera/sdk/status.h"
@@ -14,6 +18,14 @@ namespace tessera::gpu {
 sdk::Status RegisterElementwiseKernels(TSR_Registrar* registrar);
 // MatMul and BatchMatMulV2 (gpu_matmul.cc), multiplying through Gemm (gemm.h).
 sdk::Status RegisterMatMulKernels(TSR_Registrar* registrar);
+// Sum, Mean, Max, Min, Prod, ArgMax, ArgMin, BiasAddGrad, Softmax, LogSoftmax and the
+// cross-entropy ops (gpu_reduction_kernels.cc).
+sdk::Status RegisterReductionKernels(TSR_Registrar* registrar);
+// AssignAdd, AssignSub (and their resource forms) and the optimizers' Apply*/ResourceApply*
+// (gpu_training_kernels.cc).
+sdk::Status RegisterTrainingKernels(TSR_Registrar* registrar);
+// Transpose, Slice, ConcatV2, Pack, Tile, Pad and PadV2 (gpu_array_kernels.cc).
+sdk::Status RegisterArrayKernels(TSR_Registrar* registrar);
 
 // The device element type of `dtype`; INVALID_ARGUMENT naming `what` for a type the device
 // kernels do not have.
@@ -24,6 +36,12 @@ sdk::Status ElementTypeOf(TSR_DataType dtype, const char* what, ElementType* typ
 // shapes: [2,3] vs. [4]" as TensorFlow.
 sdk::Status MakeBroadcastPlan(const sdk::Shape& x, const sdk::Shape& y, sdk::Shape* out,
                               BroadcastPlan* plan);
+
+// The plan of reducing `input` over `axes` (negative ones count from the end) and the output shape
+// (reduced dimensions kept as 1 with `keep_dims`). INVALID_ARGUMENT with TensorFlow's messages for
+// an axis out of range or given twice (reduce_plan.cc).
+sdk::Status MakeReducePlan(const sdk::Shape& input, const std::vector<int64_t>& axes,
+                           bool keep_dims, sdk::Shape* out, ReducePlan* plan);
 
 }  // namespace tessera::gpu
 

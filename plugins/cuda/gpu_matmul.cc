@@ -21,8 +21,8 @@ using sdk::TensorView;
 Status CheckDims(const GemmProduct& p) {
   for (int64_t d : {p.m, p.n, p.k, p.x_cols, p.y_cols, p.batch}) {
     if (d > INT32_MAX) {
-      return sdk::InvalidArgument("a matrix dimension of ", d, " is past the GPU matrix product's limit of ",
-                                  INT32_MAX);
+      return sdk::InvalidArgument("a matrix dimension of ", d,
+                                  " is past the GPU matrix product's limit of ", INT32_MAX);
     }
   }
   return sdk::OkStatus();
@@ -70,6 +70,10 @@ class MatMulKernel : public sdk::Kernel {
 
   // An empty inner dimension: every output element is an empty sum.
   static Status ZeroFill(KernelContext& ctx, const TensorView& out) {
+    if (ctx.device() == nullptr) {
+      return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
+    }
+    TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(ctx.device()));
     return GpuStatus(gpuMemsetAsync(out.raw_data(), 0, out.byte_size(), NativeStream(ctx.stream())),
                      sdk::StrCat("node '", ctx.node_name(), "'"), "MemsetAsync");
   }

@@ -9,7 +9,10 @@ namespace tessera::gpu {
 sdk::Status RegisterGpuPlugin(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR(RegisterGpuDevice(registrar));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterElementwiseKernels(registrar));
-  return RegisterMatMulKernels(registrar);
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterMatMulKernels(registrar));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterReductionKernels(registrar));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterTrainingKernels(registrar));
+  return RegisterArrayKernels(registrar);
 }
 
 }  // namespace tessera::gpu

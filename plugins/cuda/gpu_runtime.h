@@ -1,11 +1,17 @@
 // The portability header between CUDA and HIP: the plugin's sources say gpuMalloc, gpuStream_t,
 // __half... and compile for CUDA (nvcc, plugins/cuda) or for HIP (hipcc with TESSERA_GPU_HIP,
 // plugins/rocm) unchanged, as TensorFlow's gpu_kernel_helper.h and ggml's HIP backend do. Only
-// what the plugin uses is mapped.
+// what the plugin uses is mapped. With TESSERA_GPU_EMULATE the kernel sources compile as C++ and
+// run on the CPU (gpu_emulation.h), for the kernels' tests.
 #ifndef TESSERA_PLUGINS_CUDA_GPU_RUNTIME_H_
 #define TESSERA_PLUGINS_CUDA_GPU_RUNTIME_H_
 
-#if defined(TESSERA_GPU_HIP)
+#if defined(TESSERA_GPU_EMULATE)
+
+// The kernel sources on the CPU, for tests (gpu_emulation.h); only what the kernels use.
+#include "plugins/cuda/gpu_emulation.h"
+
+#elif defined(TESSERA_GPU_HIP)
 
 // Host-only translation units (compiled by the C++ compiler) see the runtime API; hipcc also sees
 // the kernel language and the 16-bit float types.
@@ -22,6 +28,8 @@ using gpuError_t = hipError_t;
 using gpuStream_t = hipStream_t;
 using gpuEvent_t = hipEvent_t;
 using gpuDeviceProp = hipDeviceProp_t;
+using gpuFuncAttributes = hipFuncAttributes;
+using gpuPointerAttributes = hipPointerAttribute_t;
 #if defined(__HIPCC__)
 using gpu_bfloat16 = hip_bfloat16;
 #endif
@@ -43,6 +51,8 @@ using gpu_bfloat16 = hip_bfloat16;
 #define gpuDeviceEnablePeerAccess hipDeviceEnablePeerAccess
 #define gpuErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled
 #define gpuMemGetInfo hipMemGetInfo
+#define gpuFuncGetAttributes hipFuncGetAttributes
+#define gpuPointerGetAttributes hipPointerGetAttributes
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
 #define gpuHostAlloc hipHostMalloc
@@ -80,6 +90,8 @@ using gpuError_t = cudaError_t;
 using gpuStream_t = cudaStream_t;
 using gpuEvent_t = cudaEvent_t;
 using gpuDeviceProp = cudaDeviceProp;
+using gpuFuncAttributes = cudaFuncAttributes;
+using gpuPointerAttributes = cudaPointerAttributes;
 using gpu_bfloat16 = __nv_bfloat16;
 #define gpuSuccess cudaSuccess
 #define gpuErrorNoDevice cudaErrorNoDevice
@@ -99,6 +111,8 @@ using gpu_bfloat16 = __nv_bfloat16;
 #define gpuDeviceEnablePeerAccess cudaDeviceEnablePeerAccess
 #define gpuErrorPeerAccessAlreadyEnabled cudaErrorPeerAccessAlreadyEnabled
 #define gpuMemGetInfo cudaMemGetInfo
+#define gpuFuncGetAttributes cudaFuncGetAttributes
+#define gpuPointerGetAttributes cudaPointerGetAttributes
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
 #define gpuHostAlloc cudaHostAlloc

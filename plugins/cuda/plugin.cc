@@ -1,11 +1,12 @@
 // The GPU plugin's entry point: without a usable device (no driver, a driver older than the
 // runtime, no GPU) Init refuses with the reason, which `tessera plugins` shows, and the host goes
 // on without the plugin; otherwise it registers the GPU device type and its kernels.
+#include "tessera/sdk/plugin.h"
+
 #include <exception>
 
 #include "plugins/cuda/gpu_device.h"
 #include "plugins/cuda/gpu_plugin.h"
-#include "tessera/sdk/plugin.h"
 
 extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_Args* args) {
   const tessera::sdk::PluginInitResult init = tessera::sdk::InitializePlugin(
@@ -21,7 +22,6 @@ extern "C" TSR_PLUGIN_EXPORT TSR_Status* TSR_Plugin_Init(const TSR_Plugin_Init_A
   } catch (const std::exception& e) {
     return tessera::sdk::Internal("GPU plugin initialization threw: ", e.what()).Release();
   } catch (...) {
-    return tessera::sdk::Internal("GPU plugin initialization threw an unknown exception")
-        .Release();
+    return tessera::sdk::Internal("GPU plugin initialization threw an unknown exception").Release();
   }
 }

@@ -3,6 +3,7 @@
 // registrations, made in-process here whatever the machine has, are all accepted and name real
 // ops, attributes and arguments; with a GPU, graphs on it give the CPU's values.
 #include <cmath>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "host/ops/op_registry.h"
+#include "host/runtime/step_stats.h"
 #include "host/session/session.h"
 #include "plugins/cuda/gpu_plugin.h"
 #include "registry/plugin_registry.h"
@@ -150,40 +152,88 @@ TEST(GpuPluginTest, EveryRegistrationIsAcceptedAndNamesRealOpsAttrsAndArgs) {
   for (const char* op : {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Less", "Equal", "ReluGrad",
                          "SigmoidGrad", "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Cast", "Fill",
                          "BiasAdd", "Const", "Identity", "Reshape", "ExpandDims", "Squeeze",
-                         "MatMul", "BatchMatMulV2"}) {
+                         "MatMul", "BatchMatMulV2", "Sum", "Mean", "Max", "ArgMax", "BiasAddGrad",
+                         "Softmax", "LogSoftmax", "SparseSoftmaxCrossEntropyWithLogits",
+                         "SoftmaxCrossEntropyWithLogits", "ApplyGradientDescent",
+                         "ResourceApplyAdam", "AssignAddVariableOp", "Transpose", "Slice",
+                         "ConcatV2", "Pack", "Tile", "Pad", "PadV2"}) {
     EXPECT_TRUE(registered.count(op)) << op << " has no GPU kernel";
   }
 }
 
 // ---- On a GPU: values against the CPU's ----------------------------------------------------
 
-std::vector<float> RunGraph(const tensorflow::GraphDef& def, const std::map<std::string, int>& devices,
-                       const std::vector<std::pair<std::string, Tensor>>& feeds,
-                       const std::string& fetch) {
+// The fetched tensors as doubles, and the ops that ran on a GPU.
+struct Result {
+  std::vector<std::vector<double>> values;
+  std::set<std::string> gpu_ops;
+};
+
+Result RunGraph(const tensorflow::GraphDef& def, const std::map<std::string, int>& devices,
+                const std::vector<std::pair<std::string, Tensor>>& feeds,
+                const std::vector<std::string>& fetches) {
   SessionOptions options;
   options.plugin_paths = {TESSERA_PLUGIN_DIR};
   options.default_plugin_dir = "";
   options.device_count = devices;
+  Result result;
   absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(options, def);
   EXPECT_TRUE(session.ok()) << session.status();
-  if (!session.ok()) return {};
+  if (!session.ok()) return result;
+  RunOptions run_options;
+  run_options.collect_step_stats = true;
+  RunMetadata metadata;
   std::vector<Tensor> outputs;
-  absl::Status status = (*session)->Run(feeds, {fetch}, {}, &outputs);
+  absl::Status status = (*session)->Run(run_options, feeds, fetches, {}, &outputs, &metadata);
   EXPECT_TRUE(status.ok()) << status;
-  if (!status.ok()) return {};
-  std::vector<float> values;
-  for (float v : outputs[0].flat<float>()) values.push_back(v);
-  return values;
+  if (!status.ok()) return result;
+  for (const Tensor& t : outputs) {
+    std::vector<double> values;
+    if (t.dtype() == TSR_DTYPE_INT64) {
+      for (int64_t v : t.flat<int64_t>()) values.push_back(static_cast<double>(v));
+    } else {
+      for (float v : t.flat<float>()) values.push_back(v);
+    }
+    result.values.push_back(values);
+  }
+  for (const DeviceStepStats& device : metadata.step_stats.devices) {
+    if (device.device.find("GPU") == std::string::npos) continue;
+    for (const NodeExecStats& node : device.nodes) result.gpu_ops.insert(node.op);
+  }
+  return result;
 }
 
-TEST(GpuPluginTest, GraphsOnTheGpuGiveTheCpusValues) {
+Tensor Filled(const TensorShape& shape, float scale, float shift) {
+  std::vector<float> values(static_cast<size_t>(shape.num_elements()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = std::sin(scale * static_cast<float>(i) + shift);
+  }
+  return Tensor::FromVector<float>(shape, values);
+}
+
+void ExpectSameValues(const Result& gpu, const Result& cpu, double tolerance) {
+  ASSERT_EQ(gpu.values.size(), cpu.values.size());
+  for (size_t f = 0; f < cpu.values.size(); ++f) {
+    ASSERT_EQ(gpu.values[f].size(), cpu.values[f].size()) << "fetch " << f;
+    for (size_t i = 0; i < cpu.values[f].size(); ++i) {
+      EXPECT_NEAR(gpu.values[f][i], cpu.values[f][i], tolerance * (1 + std::fabs(cpu.values[f][i])))
+          << "fetch " << f << " element " << i;
+    }
+  }
+}
+
+TEST(GpuPluginTest, AnMlpStepOnTheGpuGivesTheCpusValues) {
   if (!GpuPresent()) GTEST_SKIP() << "skipped: no " << kPlatform << " device";
-  // relu(x @ w + b) * 0.5 - x[0], through half precision and back for part of it.
+  // relu(x @ w + b) through a float16 round trip, its softmax, the row sums and argmax, and the
+  // sparse cross-entropy against labels.
   tensorflow::GraphDef def;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
     node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
     node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
     node { name: "b" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "labels" op: "Placeholder" attr { key: "dtype" value { type: DT_INT64 } } }
+    node { name: "axis" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 1 } } } }
     node { name: "mm" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } }
            attr { key: "transpose_a" value { b: false } } attr { key: "transpose_b" value { b: false } } }
     node { name: "biased" op: "BiasAdd" input: "mm" input: "b" attr { key: "T" value { type: DT_FLOAT } } }
@@ -192,28 +242,102 @@ TEST(GpuPluginTest, GraphsOnTheGpuGiveTheCpusValues) {
            attr { key: "DstT" value { type: DT_HALF } } }
     node { name: "back" op: "Cast" input: "half" attr { key: "SrcT" value { type: DT_HALF } }
            attr { key: "DstT" value { type: DT_FLOAT } } }
-    node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 0.5 } } } }
-    node { name: "scaled" op: "Mul" input: "back" input: "c" attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "out" op: "Sub" input: "scaled" input: "b" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "probs" op: "Softmax" input: "back" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "sums" op: "Sum" input: "back" input: "axis" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tidx" value { type: DT_INT32 } } attr { key: "keep_dims" value { b: false } } }
+    node { name: "best" op: "ArgMax" input: "biased" input: "axis" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tidx" value { type: DT_INT32 } } attr { key: "output_type" value { type: DT_INT64 } } }
+    node { name: "xent" op: "SparseSoftmaxCrossEntropyWithLogits" input: "biased" input: "labels"
+           attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tlabels" value { type: DT_INT64 } } }
   )pb", &def));
-  std::vector<float> x(64 * 32);
-  std::vector<float> w(32 * 16);
-  std::vector<float> b(16);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37f * static_cast<float>(i));
-  for (size_t i = 0; i < w.size(); ++i) w[i] = std::cos(0.11f * static_cast<float>(i)) / 8;
-  for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * static_cast<float>(i) - 0.5f;
+  std::vector<int64_t> labels(64);
+  for (size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int64_t>((i * 7) % 16);
   const std::vector<std::pair<std::string, Tensor>> feeds = {
-      {"x", Tensor::FromVector<float>(TensorShape{64, 32}, x)},
-      {"w", Tensor::FromVector<float>(TensorShape{32, 16}, w)},
-      {"b", Tensor::Vector<float>(b)}};
-  const std::vector<float> on_cpu = RunGraph(def, {{"GPU", 0}}, feeds, "out");
-  const std::vector<float> on_gpu = RunGraph(def, {{"GPU", 1}}, feeds, "out");
-  ASSERT_EQ(on_cpu.size(), on_gpu.size());
-  for (size_t i = 0; i < on_cpu.size(); ++i) {
-    // TF32 products and a float16 round trip: about 3 decimal digits.
-    EXPECT_NEAR(on_gpu[i], on_cpu[i], 2e-3f + 2e-3f * std::fabs(on_cpu[i])) << "element " << i;
+      {"x", Filled(TensorShape{64, 32}, 0.37f, 0)},
+      {"w", Filled(TensorShape{32, 16}, 0.11f, 1)},
+      {"b", Filled(TensorShape{16}, 0.5f, 2)},
+      {"labels", Tensor::Vector<int64_t>(labels)}};
+  const std::vector<std::string> fetches = {"probs", "sums", "best", "xent:0", "xent:1"};
+  const Result cpu = RunGraph(def, {{"GPU", 0}}, feeds, fetches);
+  const Result gpu = RunGraph(def, {{"GPU", 1}}, feeds, fetches);
+  for (const char* op : {"MatMul", "BiasAdd", "Relu", "Cast", "Softmax", "Sum", "ArgMax",
+                         "SparseSoftmaxCrossEntropyWithLogits"}) {
+    EXPECT_TRUE(gpu.gpu_ops.count(op)) << op << " did not run on the GPU";
   }
+  // TF32 products and a float16 round trip: about 3 decimal digits.
+  ExpectSameValues(gpu, cpu, 2e-3);
+}
+
+TEST(GpuPluginTest, BatchedProductsAndChannelsFirstBiasOnTheGpu) {
+  if (!GpuPresent()) GTEST_SKIP() << "skipped: no " << kPlatform << " device";
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "y" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "images" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "bias" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "bmm" op: "BatchMatMulV2" input: "x" input: "y" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "adj_x" value { b: false } } attr { key: "adj_y" value { b: true } } }
+    node { name: "nchw" op: "BiasAdd" input: "images" input: "bias" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "data_format" value { s: "NCHW" } } }
+    node { name: "grad" op: "BiasAddGrad" input: "nchw" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "data_format" value { s: "NCHW" } } }
+  )pb", &def));
+  const std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"x", Filled(TensorShape{2, 1, 5, 4}, 0.3f, 0)},
+      {"y", Filled(TensorShape{1, 3, 6, 4}, 0.7f, 1)},
+      {"images", Filled(TensorShape{2, 3, 4, 5}, 0.13f, 2)},
+      {"bias", Filled(TensorShape{3}, 1.1f, 3)}};
+  const std::vector<std::string> fetches = {"bmm", "nchw", "grad"};
+  const Result cpu = RunGraph(def, {{"GPU", 0}}, feeds, fetches);
+  const Result gpu = RunGraph(def, {{"GPU", 1}}, feeds, fetches);
+  for (const char* op : {"BatchMatMulV2", "BiasAdd", "BiasAddGrad"}) {
+    EXPECT_TRUE(gpu.gpu_ops.count(op)) << op << " did not run on the GPU";
+  }
+  ASSERT_EQ(gpu.values.size(), 3u);
+  EXPECT_EQ(gpu.values[0].size(), 2u * 3 * 5 * 6);
+  ExpectSameValues(gpu, cpu, 2e-3);
+}
+
+TEST(GpuPluginTest, DataMovementOnTheGpu) {
+  if (!GpuPresent()) GTEST_SKIP() << "skipped: no " << kPlatform << " device";
+  tensorflow::GraphDef def;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "perm" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 2 int_val: 0 int_val: 1 } } } }
+    node { name: "begin" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 1 int_val: 0 int_val: 2 } } } }
+    node { name: "size" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 1 int_val: -1 int_val: 3 } } } }
+    node { name: "axis" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 1 } } } }
+    node { name: "multiples" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 1 int_val: 2 int_val: 3 } } } }
+    node { name: "paddings" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 3 } dim { size: 2 } } int_val: 0 int_val: 1 int_val: 2 int_val: 0 int_val: 1 int_val: 1 } } } }
+    node { name: "t" op: "Transpose" input: "x" input: "perm" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tperm" value { type: DT_INT32 } } }
+    node { name: "s" op: "Slice" input: "x" input: "begin" input: "size" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Index" value { type: DT_INT32 } } }
+    node { name: "c" op: "ConcatV2" input: "x" input: "x" input: "axis" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "N" value { i: 2 } } attr { key: "Tidx" value { type: DT_INT32 } } }
+    node { name: "p" op: "Pack" input: "x" input: "x" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "N" value { i: 3 } } attr { key: "axis" value { i: 2 } } }
+    node { name: "tile" op: "Tile" input: "x" input: "multiples" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tmultiples" value { type: DT_INT32 } } }
+    node { name: "pad" op: "Pad" input: "x" input: "paddings" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "Tpaddings" value { type: DT_INT32 } } }
+  )pb", &def));
+  const std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"x", Filled(TensorShape{2, 3, 5}, 0.31f, 0)}};
+  const std::vector<std::string> fetches = {"t", "s", "c", "p", "tile", "pad"};
+  const Result cpu = RunGraph(def, {{"GPU", 0}}, feeds, fetches);
+  const Result gpu = RunGraph(def, {{"GPU", 1}}, feeds, fetches);
+  for (const char* op : {"Transpose", "Slice", "ConcatV2", "Pack", "Tile", "Pad"}) {
+    EXPECT_TRUE(gpu.gpu_ops.count(op)) << op << " did not run on the GPU";
+  }
+  ExpectSameValues(gpu, cpu, 0);
 }
 
 }  // namespace
