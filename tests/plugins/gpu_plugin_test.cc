@@ -3,6 +3,7 @@
 // registrations, made in-process here whatever the machine has, are all accepted and name real
 // ops, attributes and arguments; with a GPU, graphs on it give the CPU's values.
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -30,12 +31,19 @@ constexpr char kPlatform[] = "CUDA";
 #endif
 const std::string kPlugin = gpu::kPluginName;
 
+// The build's plugin folder, or TESSERA_TEST_PLUGIN_DIR's (a bundle on a GPU machine,
+// scripts/gpu_bundle.sh).
+std::string PluginDir() {
+  const char* dir = std::getenv("TESSERA_TEST_PLUGIN_DIR");
+  return dir != nullptr && dir[0] != '\0' ? dir : TESSERA_PLUGIN_DIR;
+}
+
 using ::testing::AnyOf;
 using ::testing::HasSubstr;
 
 std::unique_ptr<PluginRegistry> Discovered() {
   RegistryOptions options;
-  options.plugin_paths = {TESSERA_PLUGIN_DIR};
+  options.plugin_paths = {PluginDir()};
   options.plugin_path_env = "";
   options.default_plugin_dir = "";
   absl::StatusOr<std::unique_ptr<PluginRegistry>> registry = PluginRegistry::Create(options);
@@ -74,7 +82,7 @@ TEST(GpuPluginTest, WithoutAGpuItIsRefusedWithItsReasonAndTheCpuWorks) {
   // A graph still runs, on the CPU, also when the configuration says "no GPU" ({"GPU": 0}, as a
   // configuration written for several machines does); asking for a GPU says why there is none.
   SessionOptions options;
-  options.plugin_paths = {TESSERA_PLUGIN_DIR};
+  options.plugin_paths = {PluginDir()};
   options.default_plugin_dir = "";
   options.device_count = {{"GPU", 1}};
   tensorflow::GraphDef def;
@@ -173,7 +181,7 @@ Result RunGraph(const tensorflow::GraphDef& def, const std::map<std::string, int
                 const std::vector<std::pair<std::string, Tensor>>& feeds,
                 const std::vector<std::string>& fetches) {
   SessionOptions options;
-  options.plugin_paths = {TESSERA_PLUGIN_DIR};
+  options.plugin_paths = {PluginDir()};
   options.default_plugin_dir = "";
   options.device_count = devices;
   Result result;
