@@ -133,6 +133,18 @@ absl::Status Evaluate(Session* session, const Model& model, const Examples& data
   return absl::OkStatus();
 }
 
+// True when `status` says only that this machine has no GPU: no GPU plugin is built, or every one
+// was refused (no driver, no device). Any other failure is the run's error.
+bool NoGpu(const absl::Status& status) {
+  const std::string message(status.message());
+  return (status.code() == absl::StatusCode::kInvalidArgument &&
+          message.find("device type 'GPU', which no loaded plugin provides") !=
+              std::string::npos) ||
+         (status.code() == absl::StatusCode::kFailedPrecondition &&
+          message.find("GPU device, but every plugin that provides them was refused") !=
+              std::string::npos);
+}
+
 // Prints how many of a step's nodes ran on each device; with `gpus` > 0, an error when none ran on
 // a GPU.
 absl::Status ReportDevices(const RunMetadata& metadata, int gpus) {
@@ -164,8 +176,7 @@ absl::Status Train(const Flags& flags, double* test_accuracy, bool* skipped) {
   SessionOptions options;
   if (flags.gpus >= 0) options.device_count = {{"GPU", flags.gpus}};
   absl::StatusOr<std::unique_ptr<Session>> created = Session::Create(options, graph);
-  if (!created.ok() && flags.gpus > 0) {
-    // No GPU plugin loaded (none built, or refused without a device): nothing to test here.
+  if (!created.ok() && flags.gpus > 0 && NoGpu(created.status())) {
     std::printf("skipped: no GPU device (%s)\n", std::string(created.status().message()).c_str());
     *skipped = true;
     return absl::OkStatus();

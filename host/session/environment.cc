@@ -36,17 +36,21 @@ std::vector<std::string> RefusedProvidersOf(const PluginRegistry& plugins,
 
 // device_count without the types whose plugin was refused (a GPU plugin on a machine without a
 // GPU): a count of 0 for such a type is what the machine has, and a positive count cannot be met,
-// which the error says with the plugin's reason.
+// which the error says with the plugin's reason. A count of 0 for a type no plugin provides at all
+// asks for nothing and is dropped too (a configuration written for machines with GPUs, run where
+// no GPU plugin is installed); a positive one is left for the device manager to refuse.
 absl::StatusOr<std::map<std::string, int>> DeviceCountsOfLoadedTypes(
     const PluginRegistry& plugins, const std::map<std::string, int>& device_count) {
   std::map<std::string, int> kept;
   for (const auto& [type, count] : device_count) {
-    const std::vector<std::string> refused = plugins.FindDeviceType(type) == nullptr
-                                                 ? RefusedProvidersOf(plugins, type)
-                                                 : std::vector<std::string>();
+    const bool loaded = plugins.FindDeviceType(type) != nullptr;
+    if (!loaded && count == 0) continue;
+    // A negative count goes on to the device manager, which says what is wrong with it.
+    const std::vector<std::string> refused =
+        loaded || count < 0 ? std::vector<std::string>() : RefusedProvidersOf(plugins, type);
     if (refused.empty()) {
       kept.emplace(type, count);
-    } else if (count > 0) {
+    } else {
       return absl::FailedPreconditionError(absl::StrCat(
           "device_count asks for ", count, " ", type, " device", count == 1 ? "" : "s",
           ", but every plugin that provides them was refused: ", absl::StrJoin(refused, "; ")));

@@ -309,6 +309,23 @@ TEST(SessionTest, UnknownTargetsAreRejected) {
   EXPECT_THAT(s.status().message(), HasSubstr("is not <transport>://host:port"));
 }
 
+TEST(SessionTest, ZeroDevicesOfATypeNoPluginProvidesIsNoneAndMoreIsAnError) {
+  SessionOptions options;
+  options.device_count = {{"NOSUCHDEVICE", 0}};
+  auto s = Session::Create(options, Parse(kPlaceholder));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_THAT((*s)->ListDevices(), ::testing::Each(HasSubstr("device:CPU:")));
+  options.device_count = {{"NOSUCHDEVICE", 1}};
+  s = Session::Create(options, Parse(kPlaceholder));
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.status().message(),
+              HasSubstr("device_count names device type 'NOSUCHDEVICE', which no loaded plugin "
+                        "provides"));
+  options.device_count = {{"NOSUCHDEVICE", -1}};
+  s = Session::Create(options, Parse(kPlaceholder));
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(SessionTest, ListsTheCpuDevice) {
   auto session = MustCreate(kPlaceholder);
   ASSERT_NE(session, nullptr);

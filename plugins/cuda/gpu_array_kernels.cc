@@ -182,7 +182,7 @@ class ConcatKernel : public sdk::Kernel {
     }
     TensorView axis_view;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(num_values, &axis_view));
-    if (axis_view.num_elements() != 1 || axis_view.rank() > 1) {
+    if (axis_view.rank() != 0) {
       return sdk::InvalidArgument("axis tensor should be a scalar integer, but got shape ",
                                   axis_view.shape().DebugString());
     }

@@ -94,19 +94,19 @@ class ArgReduceKernel : public sdk::Kernel {
     TensorView dimension;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &input));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(1, &dimension));
-    if (dimension.num_elements() != 1) {
+    if (dimension.rank() != 0) {
       return sdk::InvalidArgument("dim must be a scalar, but received tensor of shape: ",
                                   dimension.shape().DebugString());
     }
     const int rank = input.rank();
-    int64_t axis = ReadIndices(dimension)[0];
-    if (axis < -rank || axis >= rank) {
+    const int64_t dim = ReadIndices(dimension)[0];
+    if (dim < -rank || dim >= rank) {
       return sdk::InvalidArgument("Expected dimension in the range [", -rank, ", ", rank,
-                                  "), but got ", axis);
+                                  "), but got ", dim);
     }
-    if (axis < 0) axis += rank;
+    const int64_t axis = dim < 0 ? dim + rank : dim;
     if (input.dim(static_cast<int>(axis)) == 0) {
-      return sdk::InvalidArgument("Reduction axis ", axis, " is empty in shape ",
+      return sdk::InvalidArgument("Reduction axis ", dim, " is empty in shape ",
                                   input.shape().DebugString());
     }
     Shape shape;

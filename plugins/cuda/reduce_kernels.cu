@@ -44,8 +44,10 @@ struct Fold {
   __device__ static T Finish(Acc acc, int64_t count) {
     if constexpr (OP == ReduceOp::kMean) {
       if constexpr (kIntegral) {
-        // TensorFlow divides the (wrapped) sum of T.
-        return count == 0 ? T(0) : static_cast<T>(static_cast<T>(acc) / static_cast<T>(count));
+        // The (wrapped) sum of T, divided in 64 bits as the CPU plugin does: the count may not
+        // fit T.
+        return count == 0 ? T(0)
+                          : static_cast<T>(static_cast<int64_t>(static_cast<T>(acc)) / count);
       } else {
         return Traits<T>::Store(acc / static_cast<float>(count));  // 0 / 0: NaN
       }
@@ -74,14 +76,16 @@ __global__ void ReduceKernel(const T* x, T* out, ReducePlan p) {
   }
 }
 
-// A candidate extreme: its value and index; index -1 is "none yet".
+// A candidate extreme: its value (in the element type's math type, so that large integers stay
+// exact) and index; index -1 is "none yet".
+template <typename V>
 struct Candidate {
-  float value;
+  V value;
   int64_t index;
 };
 
-template <bool kMax>
-__device__ inline Candidate Better(Candidate a, Candidate b) {
+template <bool kMax, typename V>
+__device__ inline Candidate<V> Better(Candidate<V> a, Candidate<V> b) {
   if (a.index < 0) return b;
   if (b.index < 0) return a;
   const bool a_nan = a.value != a.value;
@@ -98,16 +102,17 @@ __device__ inline Candidate Better(Candidate a, Candidate b) {
 
 template <bool kMax, typename T, typename Index>
 __global__ void ArgReduceKernel(const T* x, Index* out, ReducePlan p) {
-  __shared__ Candidate scratch[kThreadsPerBlock];
+  using V = typename Traits<T>::Math;
+  using C = Candidate<V>;
+  __shared__ C scratch[kThreadsPerBlock];
   for (int64_t o = blockIdx.x; o < p.outputs; o += gridDim.x) {
     const int64_t base = StridedOffset(o, p.kept_rank, p.kept_dims, p.kept_strides);
-    Candidate best{0.0f, -1};
+    C best{V(0), -1};
     for (int64_t r = threadIdx.x; r < p.reduced; r += blockDim.x) {
       const int64_t offset = StridedOffset(r, p.reduced_rank, p.reduced_dims, p.reduced_strides);
-      const Candidate c{static_cast<float>(Traits<T>::Load(x[base + offset])), r};
-      best = Better<kMax>(best, c);
+      best = Better<kMax>(best, C{Traits<T>::Load(x[base + offset]), r});
     }
-    best = BlockReduce(best, scratch, [](Candidate a, Candidate b) { return Better<kMax>(a, b); });
+    best = BlockReduce(best, scratch, [](C a, C b) { return Better<kMax>(a, b); });
     if (threadIdx.x == 0) out[o] = static_cast<Index>(best.index);
   }
 }

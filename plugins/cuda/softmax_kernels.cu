@@ -61,9 +61,9 @@ __global__ void SparseXentKernel(const T* logits, const Label* labels, T* loss, 
     const int64_t label = static_cast<int64_t>(labels[r]);
     const bool valid = label >= 0 && label < depth;
     if (threadIdx.x == 0) {
-      const float lse = row_max + logf(row_sum);
-      loss[r] = Traits<T>::Store(valid ? lse - static_cast<float>(Traits<T>::Load(row[label]))
-                                       : NAN);
+      // log(sum) - (x - max) on the shifted logits: no cancellation of two large terms.
+      const float shifted = static_cast<float>(Traits<T>::Load(row[label])) - row_max;
+      loss[r] = Traits<T>::Store(valid ? logf(row_sum) - shifted : NAN);
     }
     for (int64_t j = threadIdx.x; j < depth; j += blockDim.x) {
       const float p = expf(static_cast<float>(Traits<T>::Load(row[j])) - row_max) / row_sum;
@@ -82,12 +82,12 @@ __global__ void XentKernel(const T* logits, const T* labels, T* loss, T* backpro
     float row_max;
     float row_sum;
     RowStatistics(row, depth, scratch, &row_max, &row_sum);
-    const float lse = row_max + logf(row_sum);
+    const float log_sum = logf(row_sum);
     float partial = 0.0f;
     for (int64_t j = threadIdx.x; j < depth; j += blockDim.x) {
       const float x = static_cast<float>(Traits<T>::Load(row[j]));
       const float y = static_cast<float>(Traits<T>::Load(target[j]));
-      partial += y * (lse - x);
+      partial += y * (log_sum - (x - row_max));
       backprop[r * depth + j] = Traits<T>::Store(expf(x - row_max) / row_sum - y);
     }
     const float total = BlockReduce(partial, scratch, Sum());

@@ -166,6 +166,40 @@ TEST(EmulatedReduceKernelsTest, ArgMaxAndArgMinTakeTheFirstExtremeNeverNaN) {
   EXPECT_EQ(arg32, (std::vector<int32_t>{0, 0, 0, 0}));
 }
 
+TEST(EmulatedReduceKernelsTest, ArgMaxOfLargeIntegersIsExact) {
+  // Above 2^24 neighbouring int32 values are one float: the comparison must stay in integers.
+  const std::vector<int32_t> x32 = {16777217, 16777216, 16777218, 16777217};
+  const std::vector<int64_t> x64 = {(int64_t{1} << 53) + 1, int64_t{1} << 53,
+                                    (int64_t{1} << 53) + 3, (int64_t{1} << 53) + 2};
+  sdk::Shape out_shape;
+  const ReducePlan all = Plan(sdk::Shape{4}, {0}, &out_shape);
+  int64_t arg = -1;
+  ASSERT_EQ(LaunchReduce(ReduceOp::kArgMax, ElementType::kInt32, x32.data(), &arg, all, nullptr),
+            gpuSuccess);
+  EXPECT_EQ(arg, 2);
+  ASSERT_EQ(LaunchReduce(ReduceOp::kArgMin, ElementType::kInt32, x32.data(), &arg, all, nullptr),
+            gpuSuccess);
+  EXPECT_EQ(arg, 1);
+  ASSERT_EQ(LaunchReduce(ReduceOp::kArgMax, ElementType::kInt64, x64.data(), &arg, all, nullptr),
+            gpuSuccess);
+  EXPECT_EQ(arg, 2);
+}
+
+TEST(EmulatedReduceKernelsTest, CrossEntropyOfLargeLogitsKeepsItsDigits) {
+  // Logits near 1e4 (float spacing 1e-3): the loss of the winning class is about 4.5e-5, which
+  // lse - x would lose entirely.
+  const std::vector<float> logits = {10000.0f, 9990.0f, 9990.0f};
+  const std::vector<int32_t> label = {0};
+  float loss = -1;
+  std::vector<float> backprop(3);
+  ASSERT_EQ(LaunchSparseSoftmaxCrossEntropy(ElementType::kFloat, ElementType::kInt32,
+                                            logits.data(), label.data(), &loss, backprop.data(), 1,
+                                            3, nullptr),
+            gpuSuccess);
+  const double expected = std::log1p(2 * std::exp(-10.0));
+  EXPECT_NEAR(loss, expected, 1e-3 * expected);
+}
+
 TEST(EmulatedReduceKernelsTest, ReducePlansMergeAndCheckAxes) {
   sdk::Shape out;
   ReducePlan plan;
