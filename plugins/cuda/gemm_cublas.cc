@@ -8,6 +8,7 @@
 
 #include "plugins/cuda/gemm.h"
 #include "plugins/cuda/gpu_device.h"
+#include "plugins/cuda/gpu_kernels.h"
 
 namespace tessera::gpu {
 namespace {
@@ -43,9 +44,8 @@ Status Handle(TSR_Device* device, KernelContext& ctx, cublasHandle_t* handle) {
 
 Status Gemm(KernelContext& ctx, TSR_DataType dtype, const GemmProduct& p, const void* x,
             const void* y, void* out) {
+  TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
   TSR_Device* device = ctx.device();
-  if (device == nullptr) return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-  TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(device));
   cudaDataType_t type = CUDA_R_32F;
   cublasComputeType_t compute =
       device->allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;

@@ -7,13 +7,10 @@ namespace tessera::gpu {
 
 sdk::Status Gemm(sdk::KernelContext& ctx, TSR_DataType dtype, const GemmProduct& product,
                  const void* x, const void* y, void* out) {
-  TSR_Device* device = ctx.device();
-  if (device == nullptr) return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-  TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(device));
+  TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
   ElementType type;
   TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(dtype, "the matrices", &type));
-  return GpuStatus(LaunchTiledGemm(type, product, x, y, out, NativeStream(ctx.stream())),
-                   sdk::StrCat("node '", ctx.node_name(), "'"), "tiled matrix product launch");
+  return Enqueued(LaunchTiledGemm(type, product, x, y, out, NativeStream(ctx.stream())), ctx);
 }
 
 }  // namespace tessera::gpu

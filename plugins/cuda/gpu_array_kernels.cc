@@ -19,23 +19,6 @@ using sdk::Shape;
 using sdk::Status;
 using sdk::TensorView;
 
-// Every fixed-size type: the copies move bytes.
-const std::vector<TSR_DataType> kCopyable = {
-    TSR_DTYPE_FLOAT,  TSR_DTYPE_DOUBLE, TSR_DTYPE_HALF,      TSR_DTYPE_BFLOAT16,
-    TSR_DTYPE_INT32,  TSR_DTYPE_INT64,  TSR_DTYPE_BOOL,      TSR_DTYPE_UINT8,
-    TSR_DTYPE_INT8,   TSR_DTYPE_INT16,  TSR_DTYPE_UINT16,    TSR_DTYPE_UINT32,
-    TSR_DTYPE_UINT64, TSR_DTYPE_COMPLEX64, TSR_DTYPE_COMPLEX128};
-const std::vector<TSR_DataType> kIndex = {TSR_DTYPE_INT32, TSR_DTYPE_INT64};
-
-std::vector<int64_t> Read(const TensorView& view) {
-  std::vector<int64_t> values;
-  for (int64_t i = 0; i < view.num_elements(); ++i) {
-    values.push_back(view.dtype() == TSR_DTYPE_INT64 ? view.data<int64_t>()[i]
-                                                     : view.data<int32_t>()[i]);
-  }
-  return values;
-}
-
 // Row-major element strides of `shape`.
 std::vector<int64_t> Strides(const Shape& shape) {
   std::vector<int64_t> strides(static_cast<size_t>(shape.rank()), 1);
@@ -45,13 +28,10 @@ std::vector<int64_t> Strides(const Shape& shape) {
 
 Status Copy(KernelContext& ctx, TSR_DataType dtype, const void* src, void* dst,
             const CopyPlan& plan) {
-  if (ctx.device() == nullptr) {
-    return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-  }
-  TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(ctx.device()));
-  return GpuStatus(LaunchStridedCopy(sdk::DataTypeSize(dtype), src, dst, plan,
-                                     NativeStream(ctx.stream())),
-                   sdk::StrCat("node '", ctx.node_name(), "'"), "kernel launch");
+  TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
+  return Enqueued(
+      LaunchStridedCopy(sdk::DataTypeSize(dtype), src, dst, plan, NativeStream(ctx.stream())),
+      ctx);
 }
 
 // Copies all of `src` (shape `shape`, dense) into `dst` at element `offset` with the given
@@ -86,7 +66,7 @@ class TransposeKernel : public sdk::Kernel {
       return sdk::InvalidArgument("transpose expects a vector of size ", rank,
                                   ". But input(1) is a vector of size ", perm_view.dim(0));
     }
-    const std::vector<int64_t> perm = Read(perm_view);
+    const std::vector<int64_t> perm = ReadIndexValues(perm_view);
     std::vector<bool> seen(static_cast<size_t>(rank), false);
     for (int64_t d : perm) {
       if (d < 0 || d >= rank) return sdk::InvalidArgument(d, " is out of range [0 .. ", rank, ")");
@@ -133,8 +113,8 @@ class SliceKernel : public sdk::Kernel {
                                   rank, ", but got shapes ", begin_view.shape().DebugString(),
                                   " and ", size_view.shape().DebugString(), " instead.");
     }
-    const std::vector<int64_t> begin = Read(begin_view);
-    std::vector<int64_t> size = Read(size_view);
+    const std::vector<int64_t> begin = ReadIndexValues(begin_view);
+    std::vector<int64_t> size = ReadIndexValues(size_view);
     Shape shape;
     const std::vector<int64_t> x_strides = Strides(x.shape());
     CopyPlan plan;
@@ -190,7 +170,7 @@ class ConcatKernel : public sdk::Kernel {
     for (int i = 0; i < num_values; ++i) TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(i, &values[i]));
     const TensorView& first = values[0];
     const int rank = first.rank();
-    int64_t axis = Read(axis_view)[0];
+    int64_t axis = ReadIndexValues(axis_view)[0];
     if (axis < -rank || axis >= rank) {
       return sdk::InvalidArgument("ConcatOp : Expected concatenating dimensions in the range [",
                                   -rank, ", ", rank, "), but got ", axis);
@@ -295,7 +275,7 @@ class TileKernel : public sdk::Kernel {
       return sdk::InvalidArgument("Expected multiples argument to be a vector of length ", rank,
                                   " but got length ", multiples_view.dim(0));
     }
-    const std::vector<int64_t> multiples = Read(multiples_view);
+    const std::vector<int64_t> multiples = ReadIndexValues(multiples_view);
     Shape shape;
     for (int d = 0; d < rank; ++d) {
       if (multiples[d] < 0) {
@@ -349,7 +329,7 @@ class PadKernel : public sdk::Kernel {
                                     constant.shape().DebugString());
       }
     }
-    const std::vector<int64_t> paddings = Read(paddings_view);
+    const std::vector<int64_t> paddings = ReadIndexValues(paddings_view);
     Shape shape;
     int64_t before_offset = 0;
     std::vector<int64_t> befores;
@@ -365,22 +345,19 @@ class PadKernel : public sdk::Kernel {
     if (shape == x.shape()) return ctx.SetOutputFromInput(0, 0);
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
-    if (ctx.device() == nullptr) {
-      return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-    }
-    TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(ctx.device()));
-    const std::string where = sdk::StrCat("node '", ctx.node_name(), "'");
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     if (kWithConstant) {
       ElementType type;
       TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(x.dtype(), "the input", &type));
-      TESSERA_SDK_RETURN_IF_ERROR(GpuStatus(LaunchFill(type, constant.raw_data(), out.raw_data(),
-                                                       shape.num_elements(),
-                                                       NativeStream(ctx.stream())),
-                                            where, "kernel launch"));
+      TESSERA_SDK_RETURN_IF_ERROR(Enqueued(LaunchFill(type, constant.raw_data(), out.raw_data(),
+                                                      shape.num_elements(),
+                                                      NativeStream(ctx.stream())),
+                                           ctx));
     } else {
       TESSERA_SDK_RETURN_IF_ERROR(GpuStatus(gpuMemsetAsync(out.raw_data(), 0, out.byte_size(),
                                                            NativeStream(ctx.stream())),
-                                            where, "MemsetAsync"));
+                                            sdk::StrCat("node '", ctx.node_name(), "'"),
+                                            "MemsetAsync"));
     }
     const std::vector<int64_t> out_strides = Strides(shape);
     for (int d = 0; d < rank; ++d) before_offset += befores[d] * out_strides[d];
@@ -391,25 +368,23 @@ class PadKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterArrayKernels(TSR_Registrar* registrar) {
-  const std::vector<TSR_DataType> kFillable = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16,
-                                               TSR_DTYPE_INT32, TSR_DTYPE_INT64, TSR_DTYPE_BOOL};
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<TransposeKernel>(
-      registrar, "Transpose", kDeviceType, {{"T", kCopyable}, {"Tperm", kIndex}}, 0, 0, {"perm"}));
+      registrar, "Transpose", kDeviceType, {{"T", FixedSizeTypes()}, {"Tperm", IndexTypes()}}, 0, 0, {"perm"}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SliceKernel>(
-      registrar, "Slice", kDeviceType, {{"T", kCopyable}, {"Index", kIndex}}, 0, 0,
+      registrar, "Slice", kDeviceType, {{"T", FixedSizeTypes()}, {"Index", IndexTypes()}}, 0, 0,
       {"begin", "size"}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ConcatKernel>(
-      registrar, "ConcatV2", kDeviceType, {{"T", kCopyable}, {"Tidx", kIndex}}, 0, 0, {"axis"}));
+      registrar, "ConcatV2", kDeviceType, {{"T", FixedSizeTypes()}, {"Tidx", IndexTypes()}}, 0, 0, {"axis"}));
   TESSERA_SDK_RETURN_IF_ERROR(
-      sdk::RegisterKernel<PackKernel>(registrar, "Pack", kDeviceType, {{"T", kCopyable}}));
+      sdk::RegisterKernel<PackKernel>(registrar, "Pack", kDeviceType, {{"T", FixedSizeTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<TileKernel>(
-      registrar, "Tile", kDeviceType, {{"T", kCopyable}, {"Tmultiples", kIndex}}, 0, 0,
+      registrar, "Tile", kDeviceType, {{"T", FixedSizeTypes()}, {"Tmultiples", IndexTypes()}}, 0, 0,
       {"multiples"}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<PadKernel<false>>(
-      registrar, "Pad", kDeviceType, {{"T", kCopyable}, {"Tpaddings", kIndex}}, 0, 0,
+      registrar, "Pad", kDeviceType, {{"T", FixedSizeTypes()}, {"Tpaddings", IndexTypes()}}, 0, 0,
       {"paddings"}));
   return sdk::RegisterKernel<PadKernel<true>>(
-      registrar, "PadV2", kDeviceType, {{"T", kFillable}, {"Tpaddings", kIndex}}, 0, 0,
+      registrar, "PadV2", kDeviceType, {{"T", ElementTypes()}, {"Tpaddings", IndexTypes()}}, 0, 0,
       {"paddings"});
 }
 

@@ -19,28 +19,6 @@ using sdk::Shape;
 using sdk::Status;
 using sdk::TensorView;
 
-const std::vector<TSR_DataType> kFloating = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16};
-const std::vector<TSR_DataType> kNumbers = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16,
-                                            TSR_DTYPE_INT32, TSR_DTYPE_INT64};
-const std::vector<TSR_DataType> kAll = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF,  TSR_DTYPE_BFLOAT16,
-                                        TSR_DTYPE_INT32, TSR_DTYPE_INT64, TSR_DTYPE_BOOL};
-// Types whose buffers the sharing ops pass through (any fixed-size type: no device work).
-const std::vector<TSR_DataType> kShareable = {
-    TSR_DTYPE_FLOAT,  TSR_DTYPE_DOUBLE,    TSR_DTYPE_HALF,      TSR_DTYPE_BFLOAT16,
-    TSR_DTYPE_INT32,  TSR_DTYPE_INT64,     TSR_DTYPE_BOOL,      TSR_DTYPE_UINT8,
-    TSR_DTYPE_INT8,   TSR_DTYPE_INT16,     TSR_DTYPE_UINT16,    TSR_DTYPE_UINT32,
-    TSR_DTYPE_UINT64, TSR_DTYPE_COMPLEX64, TSR_DTYPE_COMPLEX128};
-
-Status LaunchStatus(gpuError_t error, KernelContext& ctx) {
-  return GpuStatus(error, sdk::StrCat("node '", ctx.node_name(), "'"), "kernel launch");
-}
-
-Status Current(KernelContext& ctx) {
-  TSR_Device* device = ctx.device();
-  if (device == nullptr) return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-  return MakeCurrent(device);
-}
-
 // ---- Binary ops ---------------------------------------------------------------------------
 
 template <BinaryOp OP>
@@ -74,8 +52,8 @@ class BinaryKernel : public sdk::Kernel {
     } else {
       TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0, 1}, 0, shape, &out));
     }
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
-    return LaunchStatus(LaunchBinary(OP, type, x.raw_data(), y.raw_data(), out.raw_data(),
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
+    return Enqueued(LaunchBinary(OP, type, x.raw_data(), y.raw_data(), out.raw_data(),
                                      shape.num_elements(), plan, NativeStream(ctx.stream())),
                         ctx);
   }
@@ -97,8 +75,8 @@ class UnaryKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(x.dtype(), "the input", &type));
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
-    return LaunchStatus(LaunchUnary(OP, type, x.raw_data(), out.raw_data(), x.num_elements(),
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
+    return Enqueued(LaunchUnary(OP, type, x.raw_data(), out.raw_data(), x.num_elements(),
                                     alpha_, NativeStream(ctx.stream())),
                         ctx);
   }
@@ -134,8 +112,8 @@ class CastKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ctx.GetInput(0, &x));
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.shape(), &out));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
-    return LaunchStatus(LaunchCast(from_, to_, x.raw_data(), out.raw_data(), x.num_elements(),
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
+    return Enqueued(LaunchCast(from_, to_, x.raw_data(), out.raw_data(), x.num_elements(),
                                    NativeStream(ctx.stream())),
                         ctx);
   }
@@ -155,16 +133,8 @@ Status ReadDims(const TensorView& view, const char* what, std::vector<int64_t>* 
     return sdk::InvalidArgument(what, " must be a vector, not a tensor of shape ",
                                 view.shape().DebugString());
   }
-  dims->clear();
-  for (int64_t i = 0; i < view.num_elements(); ++i) {
-    dims->push_back(view.dtype() == TSR_DTYPE_INT64 ? view.data<int64_t>()[i]
-                                                    : view.data<int32_t>()[i]);
-  }
+  *dims = ReadIndexValues(view);
   return sdk::OkStatus();
-}
-
-int64_t ReadScalar(const TensorView& view) {
-  return view.dtype() == TSR_DTYPE_INT64 ? view.data<int64_t>()[0] : view.data<int32_t>()[0];
 }
 
 // ---- Fill ---------------------------------------------------------------------------------
@@ -195,8 +165,8 @@ class FillKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(value.dtype(), "value", &type));
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
-    return LaunchStatus(LaunchFill(type, value.raw_data(), out.raw_data(), shape.num_elements(),
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
+    return Enqueued(LaunchFill(type, value.raw_data(), out.raw_data(), shape.num_elements(),
                                    NativeStream(ctx.stream())),
                         ctx);
   }
@@ -206,14 +176,7 @@ class FillKernel : public sdk::Kernel {
 
 class BiasAddKernel : public sdk::Kernel {
  public:
-  explicit BiasAddKernel(KernelConstruction& ctx) {
-    std::string format = "NHWC";
-    if (ctx.HasAttr("data_format")) ctx.SetStatus(ctx.GetAttr("data_format", &format));
-    if (format != "NHWC" && format != "NCHW") {
-      ctx.SetStatus(sdk::InvalidArgument("Unknown data format: ", format));
-    }
-    channels_first_ = format == "NCHW";
-  }
+  explicit BiasAddKernel(KernelConstruction& ctx) : channels_first_(ReadChannelsFirst(ctx)) {}
 
   Status Compute(KernelContext& ctx) override {
     TensorView x;
@@ -244,8 +207,8 @@ class BiasAddKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(MakeBroadcastPlan(x.shape(), bias_shape, &shape, &plan));
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, x.shape(), &out));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
-    return LaunchStatus(
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
+    return Enqueued(
         LaunchBinary(BinaryOp::kAdd, type, x.raw_data(), bias.raw_data(), out.raw_data(),
                      shape.num_elements(), plan, NativeStream(ctx.stream())),
         ctx);
@@ -284,12 +247,12 @@ class ConstKernel : public sdk::Kernel {
                                   bytes_.size(), " bytes, expected ", out.byte_size());
     }
     if (bytes_.empty()) return sdk::OkStatus();
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     gpuStream_t stream = NativeStream(ctx.stream());
     gpuError_t error =
         gpuMemcpyAsync(out.raw_data(), bytes_.data(), bytes_.size(), gpuMemcpyHostToDevice, stream);
     if (error == gpuSuccess) error = gpuStreamSynchronize(stream);
-    return LaunchStatus(error, ctx);
+    return Enqueued(error, ctx);
   }
 
  private:
@@ -361,7 +324,7 @@ class ExpandDimsKernel : public sdk::Kernel {
     if (dim_view.num_elements() != 1) {
       return sdk::InvalidArgument("'dim' must be a tensor with a single value");
     }
-    int64_t dim = ReadScalar(dim_view);
+    int64_t dim = ReadIndexValues(dim_view)[0];
     const int rank = x.rank();
     if (dim < -1 - rank || dim > rank) {
       return sdk::InvalidArgument("Tried to expand dim index ", dim, " for tensor with ", rank,
@@ -429,72 +392,71 @@ Status RegisterUnary(TSR_Registrar* registrar, const char* op,
 
 Status RegisterElementwiseKernels(TSR_Registrar* registrar) {
   constexpr uint32_t kCheap = TSR_KERNEL_FLAG_CHEAP;
-  const std::vector<TSR_DataType> kIndex = {TSR_DTYPE_INT32, TSR_DTYPE_INT64};
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kAdd>(registrar, "AddV2", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kAdd>(registrar, "Add", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kSub>(registrar, "Sub", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kMul>(registrar, "Mul", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kDiv>(registrar, "RealDiv", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kMaximum>(registrar, "Maximum", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kMinimum>(registrar, "Minimum", kNumbers));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kAdd>(registrar, "AddV2", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kAdd>(registrar, "Add", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kSub>(registrar, "Sub", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kMul>(registrar, "Mul", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kDiv>(registrar, "RealDiv", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kMaximum>(registrar, "Maximum", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kMinimum>(registrar, "Minimum", NumberTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterBinary<BinaryOp::kSquaredDifference>(registrar, "SquaredDifference", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kLess>(registrar, "Less", kNumbers));
+      RegisterBinary<BinaryOp::kSquaredDifference>(registrar, "SquaredDifference", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kLess>(registrar, "Less", NumberTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterBinary<BinaryOp::kLessEqual>(registrar, "LessEqual", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kGreater>(registrar, "Greater", kNumbers));
+      RegisterBinary<BinaryOp::kLessEqual>(registrar, "LessEqual", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kGreater>(registrar, "Greater", NumberTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterBinary<BinaryOp::kGreaterEqual>(registrar, "GreaterEqual", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kEqual>(registrar, "Equal", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kNotEqual>(registrar, "NotEqual", kNumbers));
+      RegisterBinary<BinaryOp::kGreaterEqual>(registrar, "GreaterEqual", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kEqual>(registrar, "Equal", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterBinary<BinaryOp::kNotEqual>(registrar, "NotEqual", NumberTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterBinary<BinaryOp::kReluGrad>(registrar, "ReluGrad", kFloating));
+      RegisterBinary<BinaryOp::kReluGrad>(registrar, "ReluGrad", FloatingTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterBinary<BinaryOp::kRelu6Grad>(registrar, "Relu6Grad", kFloating));
+      RegisterBinary<BinaryOp::kRelu6Grad>(registrar, "Relu6Grad", FloatingTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterBinary<BinaryOp::kSigmoidGrad>(registrar, "SigmoidGrad", kFloating));
+      RegisterBinary<BinaryOp::kSigmoidGrad>(registrar, "SigmoidGrad", FloatingTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterBinary<BinaryOp::kTanhGrad>(registrar, "TanhGrad", kFloating));
+      RegisterBinary<BinaryOp::kTanhGrad>(registrar, "TanhGrad", FloatingTypes()));
 
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kNeg>(registrar, "Neg", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kAbs>(registrar, "Abs", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSquare>(registrar, "Square", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSqrt>(registrar, "Sqrt", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kRsqrt>(registrar, "Rsqrt", kFloating));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kNeg>(registrar, "Neg", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kAbs>(registrar, "Abs", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSquare>(registrar, "Square", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSqrt>(registrar, "Sqrt", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kRsqrt>(registrar, "Rsqrt", FloatingTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterUnary<UnaryOp::kReciprocal>(registrar, "Reciprocal", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kExp>(registrar, "Exp", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kLog>(registrar, "Log", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kTanh>(registrar, "Tanh", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSigmoid>(registrar, "Sigmoid", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kRelu>(registrar, "Relu", kNumbers));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kRelu6>(registrar, "Relu6", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kElu>(registrar, "Elu", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSelu>(registrar, "Selu", kFloating));
+      RegisterUnary<UnaryOp::kReciprocal>(registrar, "Reciprocal", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kExp>(registrar, "Exp", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kLog>(registrar, "Log", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kTanh>(registrar, "Tanh", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSigmoid>(registrar, "Sigmoid", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kRelu>(registrar, "Relu", NumberTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kRelu6>(registrar, "Relu6", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kElu>(registrar, "Elu", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSelu>(registrar, "Selu", FloatingTypes()));
   TESSERA_SDK_RETURN_IF_ERROR(
-      RegisterUnary<UnaryOp::kLeakyRelu>(registrar, "LeakyRelu", kFloating));
-  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSoftplus>(registrar, "Softplus", kFloating));
+      RegisterUnary<UnaryOp::kLeakyRelu>(registrar, "LeakyRelu", FloatingTypes()));
+  TESSERA_SDK_RETURN_IF_ERROR(RegisterUnary<UnaryOp::kSoftplus>(registrar, "Softplus", FloatingTypes()));
 
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<CastKernel>(registrar, "Cast", kDeviceType,
-                                                              {{"SrcT", kAll}, {"DstT", kAll}}));
+                                                              {{"SrcT", ElementTypes()}, {"DstT", ElementTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<FillKernel>(
-      registrar, "Fill", kDeviceType, {{"T", kAll}, {"index_type", kIndex}}, 0, 0, {"dims"}));
+      registrar, "Fill", kDeviceType, {{"T", ElementTypes()}, {"index_type", IndexTypes()}}, 0, 0, {"dims"}));
   TESSERA_SDK_RETURN_IF_ERROR(
-      sdk::RegisterKernel<BiasAddKernel>(registrar, "BiasAdd", kDeviceType, {{"T", kNumbers}}));
+      sdk::RegisterKernel<BiasAddKernel>(registrar, "BiasAdd", kDeviceType, {{"T", NumberTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(
-      sdk::RegisterKernel<ConstKernel>(registrar, "Const", kDeviceType, {{"dtype", kAll}},
+      sdk::RegisterKernel<ConstKernel>(registrar, "Const", kDeviceType, {{"dtype", ElementTypes()}},
                                        kCheap | TSR_KERNEL_FLAG_CONSTANT_OUTPUTS));
   for (const char* op : {"Identity", "Snapshot", "StopGradient"}) {
     TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<IdentityKernel>(registrar, op, kDeviceType,
-                                                                    {{"T", kShareable}}, kCheap));
+                                                                    {{"T", FixedSizeTypes()}}, kCheap));
   }
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ReshapeKernel>(
-      registrar, "Reshape", kDeviceType, {{"T", kShareable}, {"Tshape", kIndex}}, kCheap, 0,
+      registrar, "Reshape", kDeviceType, {{"T", FixedSizeTypes()}, {"Tshape", IndexTypes()}}, kCheap, 0,
       {"shape"}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ExpandDimsKernel>(
-      registrar, "ExpandDims", kDeviceType, {{"T", kShareable}, {"Tdim", kIndex}}, kCheap, 0,
+      registrar, "ExpandDims", kDeviceType, {{"T", FixedSizeTypes()}, {"Tdim", IndexTypes()}}, kCheap, 0,
       {"dim"}));
-  return sdk::RegisterKernel<SqueezeKernel>(registrar, "Squeeze", kDeviceType, {{"T", kShareable}},
+  return sdk::RegisterKernel<SqueezeKernel>(registrar, "Squeeze", kDeviceType, {{"T", FixedSizeTypes()}},
                                             kCheap);
 }
 

@@ -9,7 +9,9 @@
 #include "plugins/cuda/elementwise_kernels.h"
 #include "plugins/cuda/reduce_kernels.h"
 #include "tessera/plugin_api/plugin.h"
+#include "tessera/sdk/kernel_context.h"
 #include "tessera/sdk/shape.h"
+#include "tessera/sdk/tensor_view.h"
 #include "tessera/sdk/status.h"
 
 namespace tessera::gpu {
@@ -26,6 +28,25 @@ sdk::Status RegisterReductionKernels(TSR_Registrar* registrar);
 sdk::Status RegisterTrainingKernels(TSR_Registrar* registrar);
 // Transpose, Slice, ConcatV2, Pack, Tile, Pad and PadV2 (gpu_array_kernels.cc).
 sdk::Status RegisterArrayKernels(TSR_Registrar* registrar);
+
+// The type sets of the kernels' registrations: float, half and bfloat16; those and int32, int64;
+// those and bool (every ElementType); int32 and int64 (indices, shapes); every fixed-size type
+// (ops that only move or share bytes).
+const std::vector<TSR_DataType>& FloatingTypes();
+const std::vector<TSR_DataType>& NumberTypes();
+const std::vector<TSR_DataType>& ElementTypes();
+const std::vector<TSR_DataType>& IndexTypes();
+const std::vector<TSR_DataType>& FixedSizeTypes();
+
+// Makes the kernel's device current on the calling thread (INTERNAL when it has none).
+sdk::Status UseDevice(sdk::KernelContext& ctx);
+// OK, or the error of enqueueing the node's device work, naming the node.
+sdk::Status Enqueued(gpuError_t error, sdk::KernelContext& ctx);
+// The values of an int32 or int64 tensor in host memory (shapes, axes, indices).
+std::vector<int64_t> ReadIndexValues(const sdk::TensorView& view);
+// True for data_format "NCHW", false for "NHWC" (or no such attribute); anything else sets an
+// INVALID_ARGUMENT on `ctx`.
+bool ReadChannelsFirst(sdk::KernelConstruction& ctx);
 
 // The device element type of `dtype`; INVALID_ARGUMENT naming `what` for a type the device
 // kernels do not have.

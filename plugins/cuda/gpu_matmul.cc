@@ -70,10 +70,7 @@ class MatMulKernel : public sdk::Kernel {
 
   // An empty inner dimension: every output element is an empty sum.
   static Status ZeroFill(KernelContext& ctx, const TensorView& out) {
-    if (ctx.device() == nullptr) {
-      return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-    }
-    TESSERA_SDK_RETURN_IF_ERROR(MakeCurrent(ctx.device()));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return GpuStatus(gpuMemsetAsync(out.raw_data(), 0, out.byte_size(), NativeStream(ctx.stream())),
                      sdk::StrCat("node '", ctx.node_name(), "'"), "MemsetAsync");
   }
@@ -169,11 +166,10 @@ class BatchMatMulKernel : public sdk::Kernel {
 }  // namespace
 
 Status RegisterMatMulKernels(TSR_Registrar* registrar) {
-  const std::vector<TSR_DataType> types = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16};
-  TESSERA_SDK_RETURN_IF_ERROR(
-      sdk::RegisterKernel<MatMulKernel>(registrar, "MatMul", kDeviceType, {{"T", types}}));
+    TESSERA_SDK_RETURN_IF_ERROR(
+      sdk::RegisterKernel<MatMulKernel>(registrar, "MatMul", kDeviceType, {{"T", FloatingTypes()}}));
   return sdk::RegisterKernel<BatchMatMulKernel>(registrar, "BatchMatMulV2", kDeviceType,
-                                                {{"T", types}});
+                                                {{"T", FloatingTypes()}});
 }
 
 }  // namespace tessera::gpu

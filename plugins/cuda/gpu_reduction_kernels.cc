@@ -18,32 +18,6 @@ using sdk::Shape;
 using sdk::Status;
 using sdk::TensorView;
 
-const std::vector<TSR_DataType> kFloating = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16};
-const std::vector<TSR_DataType> kNumbers = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16,
-                                            TSR_DTYPE_INT32, TSR_DTYPE_INT64};
-const std::vector<TSR_DataType> kIndex = {TSR_DTYPE_INT32, TSR_DTYPE_INT64};
-
-Status Enqueued(gpuError_t error, KernelContext& ctx) {
-  return GpuStatus(error, sdk::StrCat("node '", ctx.node_name(), "'"), "kernel launch");
-}
-
-Status Current(KernelContext& ctx) {
-  if (ctx.device() == nullptr) {
-    return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-  }
-  return MakeCurrent(ctx.device());
-}
-
-// The int32 or int64 scalar or vector `view` (host memory).
-std::vector<int64_t> ReadIndices(const TensorView& view) {
-  std::vector<int64_t> values;
-  for (int64_t i = 0; i < view.num_elements(); ++i) {
-    values.push_back(view.dtype() == TSR_DTYPE_INT64 ? view.data<int64_t>()[i]
-                                                     : view.data<int32_t>()[i]);
-  }
-  return values;
-}
-
 template <ReduceOp OP>
 class ReductionKernel : public sdk::Kernel {
  public:
@@ -63,14 +37,14 @@ class ReductionKernel : public sdk::Kernel {
     Shape shape;
     ReducePlan plan;
     TESSERA_SDK_RETURN_IF_ERROR(
-        MakeReducePlan(input.shape(), ReadIndices(axes), keep_dims_, &shape, &plan));
+        MakeReducePlan(input.shape(), ReadIndexValues(axes), keep_dims_, &shape, &plan));
     // Nothing larger than 1 reduced: the output is the input, reshaped.
     if (plan.reduced == 1) return ctx.SetOutputFromInput(0, 0, shape);
     ElementType type;
     TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(input.dtype(), "the input", &type));
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return Enqueued(
         LaunchReduce(OP, type, input.raw_data(), out.raw_data(), plan, NativeStream(ctx.stream())),
         ctx);
@@ -99,7 +73,7 @@ class ArgReduceKernel : public sdk::Kernel {
                                   dimension.shape().DebugString());
     }
     const int rank = input.rank();
-    const int64_t dim = ReadIndices(dimension)[0];
+    const int64_t dim = ReadIndexValues(dimension)[0];
     if (dim < -rank || dim >= rank) {
       return sdk::InvalidArgument("Expected dimension in the range [", -rank, ", ", rank,
                                   "), but got ", dim);
@@ -116,7 +90,7 @@ class ArgReduceKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(input.dtype(), "the input", &type));
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return Enqueued(LaunchReduce(OP, type, input.raw_data(), out.raw_data(), plan,
                                  NativeStream(ctx.stream()), index_type_),
                     ctx);
@@ -129,14 +103,8 @@ class ArgReduceKernel : public sdk::Kernel {
 // BiasAddGrad: the sum over every dimension but the channel's.
 class BiasAddGradKernel : public sdk::Kernel {
  public:
-  explicit BiasAddGradKernel(KernelConstruction& ctx) {
-    std::string format = "NHWC";
-    if (ctx.HasAttr("data_format")) ctx.SetStatus(ctx.GetAttr("data_format", &format));
-    if (format != "NHWC" && format != "NCHW") {
-      ctx.SetStatus(sdk::InvalidArgument("Unknown data format: ", format));
-    }
-    channels_first_ = format == "NCHW";
-  }
+  explicit BiasAddGradKernel(KernelConstruction& ctx)
+      : channels_first_(ReadChannelsFirst(ctx)) {}
 
   Status Compute(KernelContext& ctx) override {
     TensorView grad;
@@ -157,7 +125,7 @@ class BiasAddGradKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(grad.dtype(), "the input", &type));
     TensorView out;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, shape, &out));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return Enqueued(LaunchReduce(ReduceOp::kSum, type, grad.raw_data(), out.raw_data(), plan,
                                  NativeStream(ctx.stream())),
                     ctx);
@@ -183,7 +151,7 @@ class SoftmaxKernel : public sdk::Kernel {
     TESSERA_SDK_RETURN_IF_ERROR(ctx.ForwardInputOrAllocateOutput({0}, 0, logits.shape(), &out));
     const int64_t depth = logits.dim(logits.rank() - 1);
     const int64_t rows = depth == 0 ? 0 : logits.num_elements() / depth;
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     // Each row is read whole before it is written, so the output may be the input's buffer.
     return Enqueued(LaunchSoftmax(OP, type, logits.raw_data(), out.raw_data(), rows, depth,
                                   NativeStream(ctx.stream())),
@@ -229,7 +197,7 @@ class SparseSoftmaxCrossEntropyKernel : public sdk::Kernel {
     TensorView backprop;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{logits.dim(0)}, &loss));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(1, logits.shape(), &backprop));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return Enqueued(LaunchSparseSoftmaxCrossEntropy(
                         type, label_type, logits.raw_data(), labels.raw_data(), loss.raw_data(),
                         backprop.raw_data(), logits.dim(0), logits.dim(1),
@@ -258,7 +226,7 @@ class SoftmaxCrossEntropyKernel : public sdk::Kernel {
     TensorView backprop;
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(0, Shape{logits.dim(0)}, &loss));
     TESSERA_SDK_RETURN_IF_ERROR(ctx.AllocateOutput(1, logits.shape(), &backprop));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return Enqueued(LaunchSoftmaxCrossEntropy(type, logits.raw_data(), labels.raw_data(),
                                               loss.raw_data(), backprop.raw_data(), logits.dim(0),
                                               logits.dim(1), NativeStream(ctx.stream())),
@@ -269,14 +237,14 @@ class SoftmaxCrossEntropyKernel : public sdk::Kernel {
 template <ReduceOp OP>
 Status RegisterReduction(TSR_Registrar* registrar, const char* op) {
   return sdk::RegisterKernel<ReductionKernel<OP>>(registrar, op, kDeviceType,
-                                                  {{"T", kNumbers}, {"Tidx", kIndex}}, 0, 0,
+                                                  {{"T", NumberTypes()}, {"Tidx", IndexTypes()}}, 0, 0,
                                                   {"reduction_indices"});
 }
 
 template <ReduceOp OP>
 Status RegisterArgReduction(TSR_Registrar* registrar, const char* op) {
   return sdk::RegisterKernel<ArgReduceKernel<OP>>(
-      registrar, op, kDeviceType, {{"T", kNumbers}, {"Tidx", kIndex}, {"output_type", kIndex}}, 0,
+      registrar, op, kDeviceType, {{"T", NumberTypes()}, {"Tidx", IndexTypes()}, {"output_type", IndexTypes()}}, 0,
       0, {"dimension"});
 }
 
@@ -291,16 +259,16 @@ Status RegisterReductionKernels(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR(RegisterArgReduction<ReduceOp::kArgMax>(registrar, "ArgMax"));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterArgReduction<ReduceOp::kArgMin>(registrar, "ArgMin"));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<BiasAddGradKernel>(
-      registrar, "BiasAddGrad", kDeviceType, {{"T", kNumbers}}));
+      registrar, "BiasAddGrad", kDeviceType, {{"T", NumberTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SoftmaxKernel<SoftmaxOp::kSoftmax>>(
-      registrar, "Softmax", kDeviceType, {{"T", kFloating}}));
+      registrar, "Softmax", kDeviceType, {{"T", FloatingTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SoftmaxKernel<SoftmaxOp::kLogSoftmax>>(
-      registrar, "LogSoftmax", kDeviceType, {{"T", kFloating}}));
+      registrar, "LogSoftmax", kDeviceType, {{"T", FloatingTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<SparseSoftmaxCrossEntropyKernel>(
       registrar, "SparseSoftmaxCrossEntropyWithLogits", kDeviceType,
-      {{"T", kFloating}, {"Tlabels", kIndex}}));
+      {{"T", FloatingTypes()}, {"Tlabels", IndexTypes()}}));
   return sdk::RegisterKernel<SoftmaxCrossEntropyKernel>(
-      registrar, "SoftmaxCrossEntropyWithLogits", kDeviceType, {{"T", kFloating}});
+      registrar, "SoftmaxCrossEntropyWithLogits", kDeviceType, {{"T", FloatingTypes()}});
 }
 
 }  // namespace tessera::gpu

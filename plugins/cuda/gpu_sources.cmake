@@ -6,4 +6,4 @@ set(TESSERA_GPU_KERNEL_HEADERS elementwise_common.cuh elementwise_kernels.h gemm
     reduce_kernels.h training_kernels.h copy_kernels.h gpu_runtime.h gpu_emulation.h)
 set(TESSERA_GPU_HOST_SOURCES bfc_allocator.cc broadcast_plan.cc gpu_device.cc gpu_kernels.cc
     gpu_matmul.cc gpu_plugin.cc gpu_reduction_kernels.cc gpu_training_kernels.cc reduce_plan.cc
-    gpu_array_kernels.cc)
+    gpu_array_kernels.cc gpu_kernel_util.cc)

@@ -21,21 +21,6 @@ using sdk::KernelContext;
 using sdk::Status;
 using sdk::TensorView;
 
-const std::vector<TSR_DataType> kFloating = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16};
-const std::vector<TSR_DataType> kNumbers = {TSR_DTYPE_FLOAT, TSR_DTYPE_HALF, TSR_DTYPE_BFLOAT16,
-                                            TSR_DTYPE_INT32, TSR_DTYPE_INT64};
-
-Status Enqueued(gpuError_t error, KernelContext& ctx) {
-  return GpuStatus(error, sdk::StrCat("node '", ctx.node_name(), "'"), "kernel launch");
-}
-
-Status Current(KernelContext& ctx) {
-  if (ctx.device() == nullptr) {
-    return sdk::Internal("node '", ctx.node_name(), "' has no GPU device");
-  }
-  return MakeCurrent(ctx.device());
-}
-
 template <bool kAdd>
 class AssignUpdateKernel : public sdk::Kernel {
  public:
@@ -56,7 +41,7 @@ class AssignUpdateKernel : public sdk::Kernel {
     }
     ElementType type;
     TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(variable.dtype(), "the variable", &type));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return Enqueued(LaunchAssignUpdate(kAdd, type, variable.raw_data(), value.raw_data(),
                                        variable.num_elements(), NativeStream(ctx.stream())),
                     ctx);
@@ -140,7 +125,7 @@ class ApplyKernel : public sdk::Kernel {
     args.nesterov = nesterov_;
     ElementType type;
     TESSERA_SDK_RETURN_IF_ERROR(ElementTypeOf(first.dtype(), "the variable", &type));
-    TESSERA_SDK_RETURN_IF_ERROR(Current(ctx));
+    TESSERA_SDK_RETURN_IF_ERROR(UseDevice(ctx));
     return Enqueued(LaunchApply(Op::kOptimizer, type, args, NativeStream(ctx.stream())), ctx);
   }
 
@@ -151,22 +136,22 @@ class ApplyKernel : public sdk::Kernel {
 template <typename Op>
 Status RegisterApply(TSR_Registrar* registrar, const std::string& name) {
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<ApplyKernel<Op>>(
-      registrar, ("Apply" + name).c_str(), kDeviceType, {{"T", kFloating}}));
+      registrar, ("Apply" + name).c_str(), kDeviceType, {{"T", FloatingTypes()}}));
   return sdk::RegisterKernel<ApplyKernel<Op>>(registrar, ("ResourceApply" + name).c_str(),
-                                              kDeviceType, {{"T", kFloating}});
+                                              kDeviceType, {{"T", FloatingTypes()}});
 }
 
 }  // namespace
 
 Status RegisterTrainingKernels(TSR_Registrar* registrar) {
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<true>>(
-      registrar, "AssignAdd", kDeviceType, {{"T", kNumbers}}));
+      registrar, "AssignAdd", kDeviceType, {{"T", NumberTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<false>>(
-      registrar, "AssignSub", kDeviceType, {{"T", kNumbers}}));
+      registrar, "AssignSub", kDeviceType, {{"T", NumberTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<true>>(
-      registrar, "AssignAddVariableOp", kDeviceType, {{"dtype", kNumbers}}));
+      registrar, "AssignAddVariableOp", kDeviceType, {{"dtype", NumberTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(sdk::RegisterKernel<AssignUpdateKernel<false>>(
-      registrar, "AssignSubVariableOp", kDeviceType, {{"dtype", kNumbers}}));
+      registrar, "AssignSubVariableOp", kDeviceType, {{"dtype", NumberTypes()}}));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterApply<GradientDescent>(registrar, "GradientDescent"));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterApply<Momentum>(registrar, "Momentum"));
   TESSERA_SDK_RETURN_IF_ERROR(RegisterApply<Adam>(registrar, "Adam"));

@@ -99,19 +99,16 @@ unsigned RowBlocks(int64_t rows) {
   return static_cast<unsigned>(rows < kMaxBlocks ? rows : kMaxBlocks);
 }
 
-// Calls f(T{}) for the floating types only.
+// Calls f(T{}) for the floating types; gpuErrorInvalidValue for the others.
 template <typename F>
 gpuError_t DispatchFloating(ElementType type, F&& f) {
-  switch (type) {
-    case ElementType::kFloat:
-      return f(float{});
-    case ElementType::kHalf:
-      return f(__half{});
-    case ElementType::kBFloat16:
-      return f(gpu_bfloat16{});
-    default:
+  return DispatchType</*kWithBool=*/false>(type, [&](auto zero) -> gpuError_t {
+    if constexpr (std::is_integral_v<decltype(zero)>) {
       return gpuErrorInvalidValue;
-  }
+    } else {
+      return f(zero);
+    }
+  });
 }
 
 }  // namespace
