@@ -141,8 +141,8 @@ bool NoGpu(const absl::Status& status) {
           message.find("device type 'GPU', which no loaded plugin provides") !=
               std::string::npos) ||
          (status.code() == absl::StatusCode::kFailedPrecondition &&
-          message.find("GPU device, but every plugin that provides them was refused") !=
-              std::string::npos);
+          message.find(" GPU device") != std::string::npos &&  // "1 GPU device", "2 GPU devices"
+          message.find("but every plugin that provides them was refused") != std::string::npos);
 }
 
 // Prints how many of a step's nodes ran on each device; with `gpus` > 0, an error when none ran on

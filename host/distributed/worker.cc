@@ -479,8 +479,10 @@ int Worker::CancelOrphanedSteps() {
         "step ", id, " was cancelled on ", options_.task_name,
         ": its master no longer waits for it (the master died, its connection broke or its "
         "call's deadline passed)"));
-    step->Abort(cause);
+    // Said before the abort, which can take a while (stopping the executors): a status query may
+    // already find the step gone.
     if (options_.log) options_.log(std::string(cause.message()));
+    step->Abort(cause);
     ++cancelled;
   }
   return cancelled;

@@ -28,7 +28,8 @@ namespace {
   } while (0)
 
 #if defined(TESSERA_GPU_HIP)
-constexpr char kDriverLibrary[] = "libamdhip64.so";
+// The kernel driver's user-space side, which the HIP runtime (linked) loads.
+constexpr char kDriverLibrary[] = "libhsa-runtime64.so.1";
 constexpr char kNoDevice[] = "no HIP device";
 constexpr char kNoDriver[] = "no HIP driver";
 #else

@@ -385,6 +385,19 @@ bool WaitForARunningStep(const std::string& transport, const std::string& addres
   return false;
 }
 
+// The log of `job`/`task` once it holds `text`, or as it is after 10 s: a task's status may show a
+// step gone a moment before the task has logged why.
+std::string LogOnceItSays(const ProcessCluster& cluster, const std::string& job, int task,
+                          const std::string& text) {
+  std::string log;
+  for (int i = 0; i < 500; ++i) {
+    log = cluster.Log(job, task);
+    if (log.find(text) != std::string::npos) break;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  return log;
+}
+
 // The master (task 0) is killed while its endless step runs on worker 1, whose calls may last a
 // minute: worker 1 sees the master's RunGraph call broken, cancels the step and drops its state
 // within the orphan check's bound (100 ms, plus the time to stop the loop), and says so in its
@@ -414,8 +427,8 @@ TEST_P(DistributedIntegrationTest, AMasterKilledMidStepHasItsStepCancelledOnTheW
   // The bound: the 100 ms check period and the loop's stop, with room for a loaded machine; the
   // call's own deadline (60 s) is far away.
   EXPECT_LT(took, absl::Seconds(3)) << Logs();
-  EXPECT_THAT(cluster_->Log("worker", 1),
-              HasSubstr("its master no longer waits for it (the master died"));
+  const std::string orphaned = "its master no longer waits for it (the master died";
+  EXPECT_THAT(LogOnceItSays(*cluster_, "worker", 1, orphaned), HasSubstr(orphaned));
   {
     absl::Status restarted = cluster_->Restart("worker", 0);
     ASSERT_TRUE(restarted.ok()) << restarted;
@@ -441,8 +454,8 @@ TEST_P(DistributedIntegrationTest, AClientKilledMidStepHasItsStepCancelledEveryw
   std::cout << "the killed client's step was gone from both tasks " << absl::FormatDuration(took)
             << " after the kill\n";
   EXPECT_LT(took, absl::Seconds(3)) << Logs();
-  EXPECT_THAT(cluster_->Log("worker", 0),
-              HasSubstr("its client no longer waits for it (the client died"));
+  const std::string abandoned = "its client no longer waits for it (the client died";
+  EXPECT_THAT(LogOnceItSays(*cluster_, "worker", 0, abandoned), HasSubstr(abandoned));
 }
 
 // Worker 1 is stopped (SIGSTOP) while it runs the step: the run ends by its --timeout-ms, and the
