@@ -1,11 +1,11 @@
 // Environment creation and the process-wide cache of environments.
 #include "host/session/environment.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -18,14 +18,15 @@
 namespace tessera {
 namespace {
 
-// The reasons of the rejected plugins whose manifests provide device type `type`.
+// The reasons of the rejected plugins whose manifests provide device type `type` (any device type
+// when `type` is empty), in load order.
 std::vector<std::string> RefusedProvidersOf(const PluginRegistry& plugins,
                                             const std::string& type) {
   std::vector<std::string> reasons;
   for (const PluginRecord& record : plugins.records()) {
     if (record.state != PluginState::kRejected) continue;
     for (const ManifestProvide& provide : record.provides) {
-      if (provide.kind == ProvideKind::kDevice && provide.name == type) {
+      if (provide.kind == ProvideKind::kDevice && (type.empty() || provide.name == type)) {
         reasons.push_back(record.reason);
         break;
       }
@@ -128,13 +129,8 @@ absl::StatusOr<std::shared_ptr<Environment>> Environment::Create(
   if (env->devices_->devices().empty()) {
     std::vector<std::string> reasons = env->devices_->skipped();
     // A device plugin the policy or a check refused says why here, not only in `tessera plugins`.
-    for (const PluginRecord& record : env->plugins_->records()) {
-      const bool provides_device =
-          std::any_of(record.provides.begin(), record.provides.end(),
-                      [](const ManifestProvide& p) { return p.kind == ProvideKind::kDevice; });
-      if (record.state == PluginState::kRejected && provides_device) {
-        reasons.push_back(record.reason);
-      }
+    for (std::string& reason : RefusedProvidersOf(*env->plugins_, /*type=*/"")) {
+      reasons.push_back(std::move(reason));
     }
     std::string why = absl::StrJoin(reasons, "; ");
     return absl::FailedPreconditionError(
